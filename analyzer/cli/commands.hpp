@@ -1,0 +1,18 @@
+// The verbs of the `parity` command. Each registers its subcommand, options
+// and help text on the app, and sets `run` to the function that executes it
+// when that subcommand is chosen. A run returns the exit code (0 all checks
+// pass, 1 checks found problems, 2 could not run) or throws parity::Error.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace parity::cli {
+
+using Run = std::function<int()>;
+
+void add_info_command(CLI::App& app, Run& run);
+void add_export_command(CLI::App& app, Run& run);
+
+}  // namespace parity::cli

@@ -1,0 +1,33 @@
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "parity/analyzer/trace_summary.hpp"
+
+namespace parity::cli {
+
+void add_info_command(CLI::App& app, Run& run) {
+  struct Options {
+    std::string trace;
+    bool json = false;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* command = app.add_subcommand(
+      "info", "Summarise a trace: schema version, command line, tracks, rows per table, time "
+              "span and dropped records");
+  command->add_option("trace", options->trace, "Trace database (RUN.db)")->required();
+  command->add_flag("--json", options->json, "Print the summary as JSON");
+  command->callback([&run, options] {
+    run = [options] {
+      profiler::TraceReader trace(options->trace);
+      const analyzer::TraceSummary summary = analyzer::summarize(trace);
+      if (options->json)
+        std::cout << analyzer::to_json(summary).dump(2) << '\n';
+      else
+        std::cout << analyzer::to_text(summary);
+      return 0;
+    };
+  });
+}
+
+}  // namespace parity::cli

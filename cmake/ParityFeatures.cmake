@@ -1,0 +1,56 @@
+# Resolves PARITY_WITH_CUDA, PARITY_WITH_GUI and PARITY_WITH_MPI into
+# PARITY_WITH_*_ENABLED and records the reason for the configure summary.
+
+# CUDA: the toolkit (nvcc) is enough to build; a GPU is only needed to run.
+if(NOT PARITY_WITH_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
+endif()
+if(CMAKE_CUDA_COMPILER)
+  parity_resolve_feature(PARITY_WITH_CUDA TRUE "nvcc found at ${CMAKE_CUDA_COMPILER}")
+else()
+  parity_resolve_feature(PARITY_WITH_CUDA FALSE "no CUDA compiler (nvcc) found")
+endif()
+if(PARITY_WITH_CUDA_ENABLED)
+  # sm_90 (H100/H200) machine code plus compute_90 PTX for newer GPUs to JIT.
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES "90-real;90-virtual" CACHE STRING "CUDA architectures")
+  endif()
+  enable_language(CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  string(REPLACE ";" " " architectures "${CMAKE_CUDA_ARCHITECTURES}")
+  set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY
+    "  CUDA ${CUDAToolkit_VERSION}, architectures ${architectures}")
+endif()
+
+if(NOT PARITY_WITH_GUI STREQUAL "OFF")
+  find_package(Qt6 QUIET COMPONENTS Widgets)
+endif()
+if(Qt6Widgets_FOUND)
+  parity_resolve_feature(PARITY_WITH_GUI TRUE "Qt6 Widgets ${Qt6Widgets_VERSION} found")
+else()
+  parity_resolve_feature(PARITY_WITH_GUI FALSE "Qt6 Widgets not found (Debian: qt6-base-dev)")
+endif()
+
+if(NOT PARITY_WITH_MPI STREQUAL "OFF")
+  find_package(MPI QUIET COMPONENTS CXX)
+endif()
+if(MPI_CXX_FOUND)
+  parity_resolve_feature(PARITY_WITH_MPI TRUE "MPI ${MPI_CXX_VERSION} found")
+else()
+  parity_resolve_feature(PARITY_WITH_MPI FALSE "MPI not found (Debian: libopenmpi-dev)")
+endif()
+
+# Until their issues land, these features are detected but nothing is built with them.
+if(PARITY_WITH_GUI_ENABLED)
+  set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY "  (parity-view is not written yet: gui/README.md)")
+endif()
+if(PARITY_WITH_MPI_ENABLED)
+  set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY "  (data-parallel training is not written yet)")
+endif()
+if(PARITY_WITH_CUDA_ENABLED)
+  set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY "  (the CUDA backend and CUPTI collector are not written yet)")
+endif()

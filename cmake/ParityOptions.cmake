@@ -1,0 +1,47 @@
+# parity_feature_option(NAME DOC): a tri-state cache option (AUTO, ON, OFF).
+# AUTO enables the feature when its dependency is found; ON fails the configure
+# when it is not; OFF skips the search altogether.
+function(parity_feature_option name doc)
+  set(${name} AUTO CACHE STRING "${doc} (AUTO, ON or OFF)")
+  set_property(CACHE ${name} PROPERTY STRINGS AUTO ON OFF)
+  string(TOUPPER "${${name}}" value)
+  if(NOT value MATCHES "^(AUTO|ON|OFF)$")
+    message(FATAL_ERROR "${name}=${${name}}: expected AUTO, ON or OFF")
+  endif()
+  set(${name} ${value} PARENT_SCOPE)
+endfunction()
+
+# parity_resolve_feature(NAME FOUND REASON): decide NAME_ENABLED from the
+# option's value and whether the dependency was found, and remember why for
+# the configure summary.
+function(parity_resolve_feature name found reason)
+  if(${name} STREQUAL "OFF")
+    set(enabled OFF)
+    set(why "off: disabled with -D${name}=OFF")
+  elseif(found)
+    set(enabled ON)
+    set(why "on: ${reason}")
+  elseif(${name} STREQUAL "ON")
+    message(FATAL_ERROR "${name}=ON but ${reason}")
+  else()
+    set(enabled OFF)
+    set(why "off: ${reason}")
+  endif()
+  set(${name}_ENABLED ${enabled} PARENT_SCOPE)
+  set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY "${name} (${${name}}) -> ${why}")
+endfunction()
+
+function(parity_print_summary)
+  get_property(lines GLOBAL PROPERTY PARITY_SUMMARY)
+  message(STATUS "")
+  message(STATUS "Parity ${PROJECT_VERSION} configuration")
+  message(STATUS "  build type       ${CMAKE_BUILD_TYPE}")
+  message(STATUS "  compiler         ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+  message(STATUS "  warnings->errors ${PARITY_WERROR}")
+  foreach(line IN LISTS lines)
+    message(STATUS "  ${line}")
+  endforeach()
+  message(STATUS "  tests            ${PARITY_BUILD_TESTS}")
+  message(STATUS "  benchmarks       ${PARITY_BUILD_BENCH}")
+  message(STATUS "")
+endfunction()

@@ -1,0 +1,327 @@
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "parity/core/error.hpp"
+#include "parity/profiler/recorder.hpp"
+#include "parity/profiler/trace_reader.hpp"
+#include "temp_dir.hpp"
+
+using namespace parity::profiler;
+using sql::Statement;
+
+namespace {
+
+struct StoredRange {
+  std::int64_t track, start, dur, id, depth;
+  std::optional<std::int64_t> parent, arg;
+  std::string name;
+  int category;
+};
+
+std::vector<StoredRange> read_ranges(TraceReader& trace) {
+  std::vector<StoredRange> ranges;
+  Statement rows(trace.db(), "SELECT track_id, start_ns, dur_ns, id, depth, parent_id, arg, "
+                             "name_id, category FROM range ORDER BY track_id, start_ns, id");
+  while (rows.step()) {
+    StoredRange range{rows.column_int(0), rows.column_int(1), rows.column_int(2),
+                      rows.column_int(3), rows.column_int(4), std::nullopt, std::nullopt,
+                      trace.string(static_cast<NameId>(rows.column_int(7))),
+                      static_cast<int>(rows.column_int(8))};
+    if (!rows.column_is_null(5)) range.parent = rows.column_int(5);
+    if (!rows.column_is_null(6)) range.arg = rows.column_int(6);
+    ranges.push_back(range);
+  }
+  return ranges;
+}
+
+// Every range with a parent lies inside it, on the same track, one level deeper.
+void check_nesting(const std::vector<StoredRange>& ranges) {
+  std::map<std::int64_t, const StoredRange*> by_id;
+  for (const auto& range : ranges) by_id[range.id] = &range;
+  for (const auto& range : ranges) {
+    if (range.depth == 0) {
+      REQUIRE_FALSE(range.parent.has_value());
+      continue;
+    }
+    REQUIRE(range.parent.has_value());
+    const StoredRange* parent = by_id.at(*range.parent);
+    REQUIRE(parent->track == range.track);
+    REQUIRE(parent->depth == range.depth - 1);
+    REQUIRE(parent->start <= range.start);
+    REQUIRE(range.start + range.dur <= parent->start + parent->dur);
+  }
+}
+
+RecorderOptions options_for(const std::filesystem::path& path) {
+  RecorderOptions options;
+  options.path = path;
+  options.command_line = "recorder_test";
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("nested scopes become ranges with depth, parent and a step row", "[unit]") {
+  TempDir dir;
+  {
+    Recorder recorder(options_for(dir / "run.db"));
+    recorder.name_thread("trainer");
+    {
+      Scope step(recorder, intern("step"), Category::kStep, 41);
+      {
+        Scope layer(recorder, intern("layer1.0.conv1"), Category::kLayer);
+        Scope op(recorder, intern("convolution"), Category::kOp);
+      }
+      Scope phase(recorder, intern("optimizer"), Category::kPhase);
+    }
+  }
+  TraceReader trace(dir / "run.db");
+  const auto ranges = read_ranges(trace);
+  REQUIRE(ranges.size() == 4);
+  CHECK(ranges[0].name == "step");
+  CHECK(ranges[0].arg == 41);
+  CHECK(ranges[0].category == static_cast<int>(Category::kStep));
+  CHECK(ranges[1].name == "layer1.0.conv1");
+  CHECK(ranges[1].depth == 1);
+  CHECK(ranges[2].name == "convolution");
+  CHECK(ranges[2].depth == 2);
+  CHECK(ranges[2].parent == ranges[1].id);
+  CHECK(ranges[3].name == "optimizer");
+  CHECK(ranges[3].parent == ranges[0].id);
+  check_nesting(ranges);
+  CHECK(sql::query_int(trace.db(), "SELECT step FROM step") == 41);
+  CHECK(trace.string(trace.tracks().at(0).name) == "trainer");
+  CHECK(trace.meta_value("complete") == "1");
+  CHECK(trace.meta_value("command_line") == "recorder_test");
+}
+
+TEST_CASE("many threads record at once; every range is stored and nested", "[unit]") {
+  constexpr int kThreads = 8, kIterations = 3000;
+  TempDir dir;
+  RecorderStats stats;
+  {
+    Recorder recorder(options_for(dir / "run.db"));
+    const NameId outer = intern("outer"), inner = intern("inner"), leaf = intern("leaf");
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < kIterations; ++i) {
+          Scope a(recorder, outer, Category::kLayer);
+          {
+            Scope b(recorder, inner, Category::kOp);
+            Scope c(recorder, leaf, Category::kOp);
+          }
+          recorder.counter(intern("progress"), i);
+        }
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    recorder.flush();
+    stats = recorder.stats();
+  }
+  CHECK(stats.dropped == 0);
+  TraceReader trace(dir / "run.db");
+  const auto ranges = read_ranges(trace);
+  REQUIRE(ranges.size() == std::size_t{kThreads} * kIterations * 3);
+  check_nesting(ranges);
+  std::map<std::int64_t, int> per_track;
+  for (const auto& range : ranges) ++per_track[range.track];
+  REQUIRE(per_track.size() == kThreads);
+  for (const auto& [track, count] : per_track) CHECK(count == kIterations * 3);
+  CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM counter") == kThreads * kIterations);
+  // All threads' counters share one counter track.
+  CHECK(sql::query_int(trace.db(), "SELECT count(DISTINCT track_id) FROM counter") == 1);
+  CHECK(trace.meta_value("dropped_records") == "0");
+}
+
+TEST_CASE("counters, queue samples, gradients and collectives are stored", "[unit]") {
+  TempDir dir;
+  {
+    Recorder recorder(options_for(dir / "run.db"));
+    recorder.add_parameter({0, "conv1.weight", "64,3,7,7", "float32", 37632});
+    Scope step(recorder, intern("step"), Category::kStep, 3);
+    recorder.counter(intern("loss"), 0.8125);
+    recorder.queue_sample(intern("train_queue"), QueueRole::kConsumer, 2, 8, 1500);
+    recorder.gradient_ready(0, 37632);
+    const Ticks start = read_ticks();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    recorder.collective({intern("allreduce"), CollectiveOp::kAllReduce, start, read_ticks(), 37632,
+                         parity::DType::kFloat32, 4, 0, 1});
+    recorder.instant(intern("checkpoint saved"), Category::kUser, 12);
+  }
+  TraceReader trace(dir / "run.db");
+  CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM counter c JOIN track t ON t.id = "
+                                   "c.track_id JOIN string s ON s.id = t.name_id WHERE "
+                                   "s.text = 'loss' AND t.kind = 5 AND c.value = 0.8125") == 1);
+  Statement queue(trace.db(), "SELECT depth, capacity, role, wait_ns FROM queue_sample");
+  REQUIRE(queue.step());
+  CHECK(queue.column_int(0) == 2);
+  CHECK(queue.column_int(1) == 8);
+  CHECK(queue.column_int(2) == static_cast<int>(QueueRole::kConsumer));
+  CHECK(queue.column_int(3) == 1500);
+  Statement grad(trace.db(), "SELECT g.step, g.bytes, p.name FROM grad_ready g JOIN parameter p "
+                             "ON p.idx = g.param_idx");
+  REQUIRE(grad.step());
+  CHECK(grad.column_int(0) == 3);  // the step that was running
+  CHECK(grad.column_int(1) == 37632);
+  CHECK(grad.column_text(2) == "conv1.weight");
+  Statement collective(trace.db(), "SELECT op, bytes, dtype, bucket, first_param, last_param, "
+                                   "step, dur_ns, rank FROM collective");
+  REQUIRE(collective.step());
+  CHECK(collective.column_int(0) == static_cast<int>(CollectiveOp::kAllReduce));
+  CHECK(collective.column_int(1) == 37632);
+  CHECK(collective.column_text(2) == "float32");
+  CHECK(collective.column_int(3) == 4);
+  CHECK(collective.column_int(5) == 1);
+  CHECK(collective.column_int(6) == 3);
+  CHECK(collective.column_int(7) >= 2'000'000);
+  CHECK(sql::query_int(trace.db(), "SELECT arg FROM instant") == 12);
+}
+
+TEST_CASE("timestamps are on CLOCK_MONOTONIC minus the trace origin", "[unit]") {
+  TempDir dir;
+  std::int64_t before_first = 0, after_first = 0, before_second = 0, after_second = 0;
+  {
+    Recorder recorder(options_for(dir / "run.db"));
+    const NameId mark = intern("mark");
+    before_first = monotonic_ns();
+    recorder.instant(mark, Category::kUser);
+    after_first = monotonic_ns();
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    before_second = monotonic_ns();
+    recorder.instant(mark, Category::kUser);
+    after_second = monotonic_ns();
+  }
+  TraceReader trace(dir / "run.db");
+  const std::int64_t origin = std::stoll(*trace.meta_value("clock_origin_ns"));
+  Statement marks(trace.db(), "SELECT ts_ns FROM instant ORDER BY ts_ns");
+  REQUIRE(marks.step());
+  const std::int64_t first = marks.column_int(0) + origin;
+  REQUIRE(marks.step());
+  const std::int64_t second = marks.column_int(0) + origin;
+  constexpr std::int64_t kSlackNs = 2000;  // tick/ns pairing jitter
+  CHECK(first >= before_first - kSlackNs);
+  CHECK(first <= after_first + kSlackNs);
+  CHECK(second >= before_second - kSlackNs);
+  CHECK(second <= after_second + kSlackNs);
+}
+
+TEST_CASE("the capture window: nothing outside it, open ranges closed at stop", "[unit]") {
+  TempDir dir;
+  std::int64_t stop_time = 0;
+  {
+    RecorderOptions options = options_for(dir / "run.db");
+    options.capture_at_start = false;
+    Recorder recorder(options);
+    const NameId name = intern("window");
+    { Scope before(recorder, intern("before start"), Category::kUser); }
+    recorder.start();
+    {
+      Scope open(recorder, intern("open at stop"), Category::kUser);
+      recorder.instant(name, Category::kUser);
+      recorder.stop();
+      stop_time = recorder.now_ns();
+      recorder.instant(name, Category::kUser);  // outside: dropped silently, not counted
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    { Scope after(recorder, intern("after stop"), Category::kUser); }
+    recorder.start();
+    {
+      Scope outer(recorder, intern("spans a restart"), Category::kUser);
+      recorder.stop();
+      recorder.start();
+      Scope inner(recorder, intern("second window"), Category::kUser);
+    }
+    CHECK(recorder.stats().dropped == 0);
+  }
+  TraceReader trace(dir / "run.db");
+  const auto ranges = read_ranges(trace);
+  std::vector<std::string> names;
+  for (const auto& range : ranges) names.push_back(range.name);
+  CHECK_THAT(names, Catch::UnorderedEquals(std::vector<std::string>{
+                        "open at stop", "spans a restart", "second window"}));
+  for (const auto& range : ranges) {
+    if (range.name == "open at stop") CHECK(range.start + range.dur <= stop_time);
+    // Its enclosing range was closed when the first window ended.
+    if (range.name == "second window") CHECK(range.depth == 0);
+  }
+  CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM instant") == 1);
+}
+
+TEST_CASE("full rings drop records and count every one", "[unit]") {
+  constexpr int kInstants = 200000, kScopes = 100000;
+  TempDir dir;
+  RecorderStats stats;
+  {
+    RecorderOptions options = options_for(dir / "run.db");
+    options.slots_per_thread = 64;
+    Recorder recorder(options);
+    const NameId name = intern("burst");
+    for (int i = 0; i < kInstants; ++i) recorder.instant(name, Category::kUser);
+    for (int i = 0; i < kScopes; ++i) {
+      Scope outer(recorder, name, Category::kLayer);
+      Scope inner(recorder, name, Category::kOp);
+    }
+    recorder.flush();
+    stats = recorder.stats();
+  }
+  TraceReader trace(dir / "run.db");
+  const auto instants = sql::query_int(trace.db(), "SELECT count(*) FROM instant");
+  const auto ranges = sql::query_int(trace.db(), "SELECT count(*) FROM range");
+  CHECK(stats.dropped > 0);
+  // Each lost instant and each lost range begin is counted once; a range whose
+  // begin was kept never loses its end.
+  CHECK(static_cast<std::uint64_t>(instants + ranges) + stats.dropped ==
+        std::uint64_t{kInstants} + 2 * kScopes);
+  CHECK(trace.meta_value("dropped_records") == std::to_string(stats.dropped));
+  check_nesting(read_ranges(trace));
+}
+
+TEST_CASE("flush makes records visible to another connection while recording", "[unit]") {
+  TempDir dir;
+  Recorder recorder(options_for(dir / "run.db"));
+  for (int i = 0; i < 100; ++i) Scope scope(recorder, intern("early"), Category::kOp);
+  recorder.flush();
+  TraceReader reader(dir / "run.db");
+  CHECK(sql::query_int(reader.db(), "SELECT count(*) FROM range") == 100);
+  CHECK(reader.meta_value("complete") == "0");
+}
+
+TEST_CASE("GPU activity and API calls from a collector are stored", "[unit]") {
+  TempDir dir;
+  {
+    Recorder recorder(options_for(dir / "run.db"));
+    const TrackId stream = recorder.gpu_stream_track(0, 7);
+    CHECK(recorder.gpu_stream_track(0, 7) == stream);
+    GpuActivityRow kernel;
+    kernel.track = stream;
+    kernel.start_ns = recorder.now_ns();
+    kernel.id = 1;
+    kernel.dur_ns = 1000;
+    kernel.name = intern("sgemm");
+    kernel.correlation_id = 5;
+    kernel.launch = LaunchConfig{{4, 1, 1}, {128, 1, 1}, 0, 32};
+    recorder.add_gpu_activities({kernel});
+    recorder.add_api_calls({ApiCallRow{1, kernel.start_ns - 500, 2, 100, ApiKind::kRuntime,
+                                       intern("cudaLaunchKernel"), 5}});
+  }
+  TraceReader trace(dir / "run.db");
+  CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM gpu_activity g JOIN api_call a ON "
+                                   "a.correlation_id = g.correlation_id") == 1);
+  CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM track WHERE kind = 3 AND device = 0 "
+                                   "AND stream = 7") == 1);
+}
+
+TEST_CASE("bad recorder options are refused with a clear error", "[unit]") {
+  TempDir dir;
+  RecorderOptions options = options_for(dir / "run.db");
+  options.slots_per_thread = 1000;
+  CHECK_THROWS_WITH(Recorder(options), Catch::Contains("power of two"));
+  CHECK_FALSE(std::filesystem::exists(dir / "run.db"));
+  options.slots_per_thread = 1024;
+  options.path = dir / "missing-dir" / "run.db";
+  CHECK_THROWS_AS(Recorder(options), parity::Error);
+}
