@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+
+#include <csignal>
 #include <map>
 #include <thread>
 #include <vector>
@@ -7,6 +10,7 @@
 #include "parity/core/error.hpp"
 #include "parity/profiler/recorder.hpp"
 #include "parity/profiler/trace_reader.hpp"
+#include "log_capture.hpp"
 #include "temp_dir.hpp"
 
 using namespace parity::profiler;
@@ -252,7 +256,7 @@ TEST_CASE("the capture window: nothing outside it, open ranges closed at stop", 
 }
 
 TEST_CASE("full rings drop records and count every one", "[unit]") {
-  constexpr int kInstants = 200000, kScopes = 100000;
+  constexpr int kBursts = 200, kInstantsPerBurst = 30, kScopesPerBurst = 40;
   TempDir dir;
   RecorderStats stats;
   {
@@ -260,12 +264,17 @@ TEST_CASE("full rings drop records and count every one", "[unit]") {
     options.slots_per_thread = 64;
     Recorder recorder(options);
     const NameId name = intern("burst");
-    for (int i = 0; i < kInstants; ++i) recorder.instant(name, Category::kUser);
-    for (int i = 0; i < kScopes; ++i) {
-      Scope outer(recorder, name, Category::kLayer);
-      Scope inner(recorder, name, Category::kOp);
+    // Each burst overfills the emptied ring, so that it runs full at every
+    // possible point: between ranges, inside one, inside two.
+    for (int burst = 0; burst < kBursts; ++burst) {
+      for (int i = 0; i < kInstantsPerBurst; ++i) recorder.instant(name, Category::kUser);
+      for (int i = 0; i < kScopesPerBurst; ++i) {
+        Scope outer(recorder, name, Category::kLayer);
+        recorder.instant(name, Category::kUser);
+        Scope inner(recorder, name, Category::kOp);
+      }
+      recorder.flush();
     }
-    recorder.flush();
     stats = recorder.stats();
   }
   TraceReader trace(dir / "run.db");
@@ -273,11 +282,13 @@ TEST_CASE("full rings drop records and count every one", "[unit]") {
   const auto ranges = sql::query_int(trace.db(), "SELECT count(*) FROM range");
   CHECK(stats.dropped > 0);
   // Each lost instant and each lost range begin is counted once; a range whose
-  // begin was kept never loses its end.
+  // begin was kept never loses its end, so every stored range is well nested.
   CHECK(static_cast<std::uint64_t>(instants + ranges) + stats.dropped ==
-        std::uint64_t{kInstants} + 2 * kScopes);
+        std::uint64_t{kBursts} * (kInstantsPerBurst + 3 * kScopesPerBurst));
   CHECK(trace.meta_value("dropped_records") == std::to_string(stats.dropped));
-  check_nesting(read_ranges(trace));
+  const auto stored = read_ranges(trace);
+  check_nesting(stored);
+  for (const auto& range : stored) REQUIRE(range.depth <= 1);
 }
 
 TEST_CASE("flush makes records visible to another connection while recording", "[unit]") {
@@ -324,4 +335,45 @@ TEST_CASE("bad recorder options are refused with a clear error", "[unit]") {
   options.slots_per_thread = 1024;
   options.path = dir / "missing-dir" / "run.db";
   CHECK_THROWS_AS(Recorder(options), parity::Error);
+}
+
+TEST_CASE("a database that stops accepting writes never stops the recording thread", "[unit]") {
+  // Writes past the file-size limit fail with EFBIG (SIGXFSZ ignored), as on a full disk.
+  struct FileSizeLimit {
+    explicit FileSizeLimit(rlim_t bytes) {
+      previous_handler = std::signal(SIGXFSZ, SIG_IGN);
+      getrlimit(RLIMIT_FSIZE, &previous);
+      rlimit limit = previous;
+      limit.rlim_cur = bytes;
+      setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit() {
+      setrlimit(RLIMIT_FSIZE, &previous);
+      std::signal(SIGXFSZ, previous_handler);
+    }
+    rlimit previous{};
+    void (*previous_handler)(int) = nullptr;
+  };
+
+  TempDir dir;
+  ScopedLogCapture log;
+  RecorderStats stats;
+  constexpr int kRanges = 400000;
+  {
+    Recorder recorder(options_for(dir / "run.db"));
+    FileSizeLimit limit(256 * 1024);
+    const NameId name = intern("work");
+    for (int i = 0; i < kRanges; ++i) {
+      Scope scope(recorder, name, Category::kOp);
+      if (i % 50000 == 0) recorder.flush();  // returns even though the writer has failed
+    }
+    recorder.flush();
+    stats = recorder.stats();
+  }
+  CHECK(stats.writer_failed);
+  CHECK(stats.dropped > 0);
+  CHECK(stats.rows_written + stats.dropped >= kRanges);
+  const auto messages = log.messages();
+  REQUIRE_FALSE(messages.empty());
+  CHECK_THAT(messages.front(), Catch::Contains("trace writer failed"));
 }
