@@ -34,37 +34,35 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Median cost of one Scope (begin + end) over batches of 100, with the writer
-// draining on the other core. The ring holds the whole run, so nothing drops.
-void bench_hot_path(const fs::path& dir) {
+// Median cost of one Scope (begin + end), timed over batches of 100.
+double median_scope_ns(Recorder& recorder, NameId name) {
   constexpr int kBatches = 20000, kPerBatch = 100;
+  std::vector<double> per_scope;
+  per_scope.reserve(kBatches);
+  for (int batch = 0; batch < kBatches; ++batch) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kPerBatch; ++i) {
+      Scope scope(recorder, name, Category::kLayer);
+    }
+    per_scope.push_back(std::chrono::duration<double, std::nano>(
+                            std::chrono::steady_clock::now() - start).count() / kPerBatch);
+  }
+  return median(std::move(per_scope));
+}
+
+// The hot path with the writer draining on the other core. The ring holds the
+// whole run, so nothing drops; then the same loop with capture off.
+void bench_hot_path(const fs::path& dir) {
   RecorderOptions options;
   options.path = fresh_path(dir, "hot_path.db");
   options.slots_per_thread = 1u << 23;
   Recorder recorder(options);
   const NameId name = intern("layer1.0.conv1");
-  std::vector<double> per_range, per_empty;
-  per_range.reserve(kBatches);
-  for (int batch = 0; batch < kBatches; ++batch) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kPerBatch; ++i) {
-      Scope scope(recorder, name, Category::kLayer);
-    }
-    per_range.push_back(std::chrono::duration<double, std::nano>(
-                            std::chrono::steady_clock::now() - start).count() / kPerBatch);
-  }
+  const double capturing = median_scope_ns(recorder, name);
   recorder.stop();
-  // The same loop with capture off: what an idle profiler costs.
-  for (int batch = 0; batch < kBatches; ++batch) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kPerBatch; ++i) {
-      Scope scope(recorder, name, Category::kLayer);
-    }
-    per_empty.push_back(std::chrono::duration<double, std::nano>(
-                            std::chrono::steady_clock::now() - start).count() / kPerBatch);
-  }
-  std::printf("| range begin+end, median          | %10.1f ns |    <= 50 ns  |\n", median(per_range));
-  std::printf("| range begin+end, capture off     | %10.1f ns |              |\n", median(per_empty));
+  const double idle = median_scope_ns(recorder, name);
+  std::printf("| range begin+end, median          | %10.1f ns |    <= 50 ns  |\n", capturing);
+  std::printf("| range begin+end, capture off     | %10.1f ns |              |\n", idle);
   std::printf("| dropped records                  | %10llu    |            0 |\n",
               static_cast<unsigned long long>(recorder.stats().dropped));
 }

@@ -20,7 +20,7 @@ sql::Database create_database(const std::filesystem::path& path) {
 std::int64_t as_int(auto value) { return static_cast<std::int64_t>(value); }
 
 // The (track_id, start_ns, id) primary key of the WITHOUT ROWID tables.
-std::tuple<TrackId, std::int64_t, std::int64_t> clustered_key(const RangeRow& row) {
+std::tuple<TrackId, std::int64_t, std::int64_t> clustered_key(const auto& row) {
   return {row.track, row.start_ns, row.id};
 }
 
@@ -37,17 +37,11 @@ void bind_range(sql::Statement& s, int p, const RangeRow& row) {
 }
 
 // gpu_activity rows arrive with their launch configuration already interned.
-struct GpuActivityInsert {
-  GpuActivityRow row;
+struct GpuActivityInsert : GpuActivityRow {
   std::optional<std::int64_t> launch_id;
 };
 
-std::tuple<TrackId, std::int64_t, std::int64_t> clustered_key(const GpuActivityInsert& insert) {
-  return {insert.row.track, insert.row.start_ns, insert.row.id};
-}
-
-void bind_gpu_activity(sql::Statement& s, int p, const GpuActivityInsert& insert) {
-  const GpuActivityRow& row = insert.row;
+void bind_gpu_activity(sql::Statement& s, int p, const GpuActivityInsert& row) {
   s.bind(p, as_int(row.track))
       .bind(p + 1, row.start_ns)
       .bind(p + 2, row.id)
@@ -55,13 +49,9 @@ void bind_gpu_activity(sql::Statement& s, int p, const GpuActivityInsert& insert
       .bind(p + 4, as_int(row.kind))
       .bind(p + 5, as_int(row.name))
       .bind(p + 6, row.correlation_id)
-      .bind(p + 7, insert.launch_id)
+      .bind(p + 7, row.launch_id)
       .bind(p + 8, row.bytes)
       .bind(p + 9, row.copy_kind);
-}
-
-std::tuple<TrackId, std::int64_t, std::int64_t> clustered_key(const ApiCallRow& row) {
-  return {row.track, row.start_ns, row.id};
 }
 
 void bind_api_call(sql::Statement& s, int p, const ApiCallRow& row) {
