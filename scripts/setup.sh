@@ -17,6 +17,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git  # toolchain
   libsqlite3-dev sqlite3                            # trace store
   nlohmann-json3-dev libcli11-dev                   # JSON, command line
+  libyaml-cpp-dev                                   # training configs
   catch2                                            # tests
 )
 peer_packages=(python3 python3-torch python3-torchvision)

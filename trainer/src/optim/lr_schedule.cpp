@@ -77,6 +77,12 @@ std::string_view lr_decay_mode_name(LrDecayMode mode) {
   return "unknown";
 }
 
+std::vector<std::string_view> lr_decay_mode_names() {
+  std::vector<std::string_view> names;
+  for (const auto& entry : kModeNames) names.push_back(entry.second);
+  return names;
+}
+
 std::vector<double> generate_learning_rates(const LrSchedule& s) {
   const std::int64_t total = s.epochs * s.steps_per_epoch;
   const auto warmup = static_cast<std::int64_t>(std::llround(s.warmup_epochs * static_cast<double>(s.steps_per_epoch)));

@@ -20,6 +20,7 @@ enum class LrDecayMode {
 
 std::optional<LrDecayMode> parse_lr_decay_mode(std::string_view name);
 std::string_view lr_decay_mode_name(LrDecayMode mode);
+std::vector<std::string_view> lr_decay_mode_names();
 
 struct LrSchedule {
   LrDecayMode mode = LrDecayMode::kCosine;

@@ -1,0 +1,81 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "parity/core/error.hpp"
+#include "parity/trainer/config/train_config.hpp"
+#include "temp_dir.hpp"
+
+using namespace parity::trainer;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path write_config(const TempDir& dir, const std::string& text) {
+  const fs::path path = dir / "config.yaml";
+  std::ofstream(path) << text;
+  return path;
+}
+}  // namespace
+
+TEST_CASE("a config file sets the model_zoo keys; --set overrides them", "[unit]") {
+  TempDir dir;
+  const auto path = write_config(dir, "net_name: resnet18\nbatch_size: 64\nlr_max: 0.256\n"
+                                      "use_label_smooth: false\nweight_decay: 3.0517578125e-05\n");
+  const TrainConfig config = load_train_config(path, {"batch_size=32", "lr_decay_mode=steps"});
+  CHECK(config.net_name == "resnet18");
+  CHECK(config.batch_size == 32);
+  CHECK(config.lr_max == 0.256);
+  CHECK_FALSE(config.use_label_smooth);
+  CHECK(config.weight_decay == 1.0 / 32768);
+  CHECK(config.lr_decay_mode == "steps");
+  CHECK(config.epoch_size == TrainConfig{}.epoch_size);  // untouched keys keep their defaults
+}
+
+TEST_CASE("to_yaml writes every key and reads back to the same config", "[unit]") {
+  TempDir dir;
+  TrainConfig config = load_train_config({}, {"net_name=resnet101", "momentum=0.875", "eval_data_path=",
+                                              "checkpoint_path=out dir/ckpt", "deterministic=true"});
+  const std::string yaml = to_yaml(config);
+  const TrainConfig again = load_train_config(write_config(dir, yaml));
+  CHECK(to_yaml(again) == yaml);
+  CHECK(again.checkpoint_path == "out dir/ckpt");
+  CHECK(again.deterministic);
+  CHECK_THAT(describe_config_keys(), Catch::Contains("label_smooth_convention (a string, default pytorch)"));
+}
+
+TEST_CASE("config errors name the key, where it is, and the valid choices", "[unit]") {
+  TempDir dir;
+  CHECK_THROWS_WITH(load_train_config(write_config(dir, "batch_size: 64\nbatch_sise: 32\n")),
+                    Catch::Contains("unknown config key 'batch_sise'") &&
+                        Catch::Contains("config.yaml:2") && Catch::Contains("valid keys: net_name"));
+  CHECK_THROWS_WITH(load_train_config(write_config(dir, "batch_size: many\n")),
+                    Catch::Contains("'batch_size' expects an integer, got 'many'") &&
+                        Catch::Contains("config.yaml:1"));
+  CHECK_THROWS_WITH(load_train_config(write_config(dir, "lr_max: [1, 2]\n")),
+                    Catch::Contains("expects a number, got a list"));
+  CHECK_THROWS_WITH(load_train_config(write_config(dir, "batch_size: 64\n  bad indent: 1\n")),
+                    Catch::Contains("not valid YAML"));
+  CHECK_THROWS_WITH(load_train_config(write_config(dir, "- just\n- a list\n")),
+                    Catch::Contains("must be a map"));
+  CHECK_THROWS_WITH(load_train_config(dir / "missing.yaml"), Catch::Contains("config file not found"));
+  CHECK_THROWS_WITH(load_train_config({}, {"net_name=resnet20"}),
+                    Catch::Contains("'net_name' is 'resnet20'") && Catch::Contains("resnet152"));
+  CHECK_THROWS_WITH(load_train_config({}, {"lr_decay_mode=linear"}),
+                    Catch::Contains("warmup_cosine"));
+  CHECK_THROWS_WITH(load_train_config({}, {"label_smooth_factor=1.5"}), Catch::Contains("[0, 1)"));
+  CHECK_THROWS_WITH(load_train_config({}, {"batch_size"}), Catch::Contains("expected --set key=value"));
+  CHECK_THROWS_WITH(load_train_config({}, {"deterministic=maybe"}),
+                    Catch::Contains("expects true or false, got 'maybe'"));
+  CHECK_THROWS_WITH(load_train_config({}, {"warmup_epochs=20", "epoch_size=10"}),
+                    Catch::Contains("warmup_epochs"));
+}
+
+TEST_CASE("every sample config loads", "[unit]") {
+  int samples = 0;
+  for (const auto& entry : fs::directory_iterator(PARITY_SAMPLE_CONFIGS)) {
+    INFO(entry.path());
+    CHECK_NOTHROW(load_train_config(entry.path()));
+    ++samples;
+  }
+  CHECK(samples == 4);
+}

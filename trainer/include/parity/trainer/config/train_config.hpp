@@ -1,0 +1,77 @@
+// TrainConfig: every setting of a training run, read from a YAML file with the
+// MindSpore model_zoo key names of our seeds (batch_size, epoch_size, lr_max,
+// ...) and overridden by `--set key=value`. Unknown keys, wrong types and
+// out-of-range values are errors that name the key, the file and line, and
+// the valid choices.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parity::trainer {
+
+struct TrainConfig {
+  // Model
+  std::string net_name = "resnet50";  // resnet18, resnet34, resnet50, resnet101, resnet152
+  std::int64_t class_num = 10;
+  bool zero_init_residual = false;    // zero-init each block's last BN weight
+
+  // Data
+  std::string dataset = "fashion_mnist";  // fashion_mnist, cifar10, imagefolder, synthetic
+  std::string data_path = "/usr/share/datasets/fashion-mnist";
+  std::string eval_data_path;             // empty: the dataset's own test split
+  std::int64_t train_image_size = 32;
+  std::int64_t eval_image_size = 32;
+  std::int64_t num_workers = 2;
+  std::int64_t prefetch = 4;              // batches the loader may hold ready
+
+  // Optimization
+  std::int64_t batch_size = 128;
+  std::int64_t epoch_size = 10;
+  std::string lr_decay_mode = "cosine";   // cosine (seed), steps, poly, warmup_cosine
+  double lr_init = 0.0;
+  double lr_max = 0.1;
+  double lr_end = 0.0;
+  double warmup_epochs = 0.0;
+  double momentum = 0.9;
+  bool nesterov = false;
+  double weight_decay = 1e-4;             // not applied to BN weights and biases
+  bool use_label_smooth = true;
+  double label_smooth_factor = 0.1;
+  std::string label_smooth_convention = "pytorch";  // pytorch: eps/K; mindspore: eps/(K-1)
+  double loss_scale = 1.0;
+
+  // Checkpoints
+  bool save_checkpoint = true;
+  std::int64_t save_checkpoint_epochs = 1;
+  std::int64_t keep_checkpoint_max = 5;
+  std::string checkpoint_path = "checkpoints";
+
+  // Runtime
+  std::int64_t threads = 0;  // 0: all cores
+  std::int64_t seed = 1;
+  bool deterministic = false;
+};
+
+// Reads `file` (empty: start from the defaults), then applies `overrides`
+// ("key=value", values in YAML syntax), then validates the whole config.
+TrainConfig load_train_config(const std::filesystem::path& file,
+                              const std::vector<std::string>& overrides = {});
+
+// Applies one "key=value" override (for `--set`); validates nothing else.
+void apply_override(TrainConfig& config, std::string_view assignment);
+
+// Checks ranges and choices across the whole config.
+void validate(const TrainConfig& config);
+
+// The config as YAML with every key, in schema order: what a trace's
+// meta.config and a checkpoint store, and what load_train_config reads back.
+std::string to_yaml(const TrainConfig& config);
+
+// One line per key: name, type, default and what it means (for --help).
+std::string describe_config_keys();
+
+}  // namespace parity::trainer

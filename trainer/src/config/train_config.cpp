@@ -1,0 +1,214 @@
+#include "parity/trainer/config/train_config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <sstream>
+#include <variant>
+
+#include "parity/core/error.hpp"
+#include "parity/trainer/optim/lr_schedule.hpp"
+
+namespace parity::trainer {
+namespace {
+
+using Member = std::variant<std::string TrainConfig::*, std::int64_t TrainConfig::*,
+                            double TrainConfig::*, bool TrainConfig::*>;
+
+struct Key {
+  std::string_view name;
+  Member member;
+  std::string_view meaning;
+};
+
+// The schema, in the order to_yaml writes it.
+const std::array<Key, 31> kKeys{{
+    {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
+    {"class_num", &TrainConfig::class_num, "number of classes"},
+    {"zero_init_residual", &TrainConfig::zero_init_residual, "zero-init each block's last BN weight"},
+    {"dataset", &TrainConfig::dataset, "fashion_mnist, cifar10, imagefolder or synthetic"},
+    {"data_path", &TrainConfig::data_path, "dataset folder"},
+    {"eval_data_path", &TrainConfig::eval_data_path, "evaluation folder (empty: the test split)"},
+    {"train_image_size", &TrainConfig::train_image_size, "training crop size in pixels"},
+    {"eval_image_size", &TrainConfig::eval_image_size, "evaluation crop size in pixels"},
+    {"num_workers", &TrainConfig::num_workers, "data loader worker threads"},
+    {"prefetch", &TrainConfig::prefetch, "batches the loader may hold ready"},
+    {"batch_size", &TrainConfig::batch_size, "images per step (per rank)"},
+    {"epoch_size", &TrainConfig::epoch_size, "epochs to train"},
+    {"lr_decay_mode", &TrainConfig::lr_decay_mode, "cosine (seed), steps, poly or warmup_cosine"},
+    {"lr_init", &TrainConfig::lr_init, "learning rate at the start of warmup"},
+    {"lr_max", &TrainConfig::lr_max, "peak learning rate"},
+    {"lr_end", &TrainConfig::lr_end, "final learning rate (warmup_cosine)"},
+    {"warmup_epochs", &TrainConfig::warmup_epochs, "epochs of linear warmup"},
+    {"momentum", &TrainConfig::momentum, "SGD momentum"},
+    {"nesterov", &TrainConfig::nesterov, "Nesterov momentum"},
+    {"weight_decay", &TrainConfig::weight_decay, "L2 weight decay, not on BN weights or biases"},
+    {"use_label_smooth", &TrainConfig::use_label_smooth, "apply label smoothing"},
+    {"label_smooth_factor", &TrainConfig::label_smooth_factor, "label smoothing epsilon"},
+    {"label_smooth_convention", &TrainConfig::label_smooth_convention,
+     "pytorch (eps spread over all K classes) or mindspore (off-value eps/(K-1))"},
+    {"loss_scale", &TrainConfig::loss_scale, "fixed loss scale"},
+    {"save_checkpoint", &TrainConfig::save_checkpoint, "write checkpoints"},
+    {"save_checkpoint_epochs", &TrainConfig::save_checkpoint_epochs, "epochs between checkpoints"},
+    {"keep_checkpoint_max", &TrainConfig::keep_checkpoint_max, "checkpoints kept (oldest removed)"},
+    {"checkpoint_path", &TrainConfig::checkpoint_path, "checkpoint folder"},
+    {"threads", &TrainConfig::threads, "compute threads (0: all cores)"},
+    {"seed", &TrainConfig::seed, "random seed"},
+    {"deterministic", &TrainConfig::deterministic, "bit-reproducible runs (slower)"},
+}};
+
+std::string valid_keys() {
+  std::string list;
+  for (const auto& key : kKeys) list += (list.empty() ? "" : ", ") + std::string(key.name);
+  return "valid keys: " + list;
+}
+
+const Key& find_key(std::string_view name, const std::string& where) {
+  const auto it = std::find_if(kKeys.begin(), kKeys.end(), [&](const Key& k) { return k.name == name; });
+  if (it == kKeys.end()) throw Error("unknown config key '" + std::string(name) + "'", where, valid_keys());
+  return *it;
+}
+
+std::string_view type_name(const Member& member) {
+  struct {
+    std::string_view operator()(std::string TrainConfig::*) const { return "a string"; }
+    std::string_view operator()(std::int64_t TrainConfig::*) const { return "an integer"; }
+    std::string_view operator()(double TrainConfig::*) const { return "a number"; }
+    std::string_view operator()(bool TrainConfig::*) const { return "true or false"; }
+  } visitor;
+  return std::visit(visitor, member);
+}
+
+// Stores a YAML scalar in the key's member, or says what was expected.
+void assign(TrainConfig& config, const Key& key, const YAML::Node& value, const std::string& where) {
+  if (!value.IsScalar())
+    throw Error("config key '" + std::string(key.name) + "' expects " +
+                    std::string(type_name(key.member)) + ", got a list or map",
+                where);
+  try {
+    std::visit([&](auto member) {
+      using T = std::remove_reference_t<decltype(config.*member)>;
+      config.*member = value.as<T>();
+    }, key.member);
+  } catch (const YAML::Exception&) {
+    throw Error("config key '" + std::string(key.name) + "' expects " +
+                    std::string(type_name(key.member)) + ", got '" + value.Scalar() + "'",
+                where);
+  }
+}
+
+std::string location(const std::filesystem::path& file, const YAML::Mark& mark) {
+  return file.string() + ":" + std::to_string(mark.line + 1);
+}
+
+template <class T>
+void require(bool ok, std::string_view key, const std::string& what, const T& value) {
+  std::ostringstream text;
+  text << "config key '" << key << "' " << what << ", got " << value;
+  if (!ok) throw Error(text.str(), "config", "fix the value in the config file or with --set");
+}
+
+}  // namespace
+
+void apply_override(TrainConfig& config, std::string_view assignment) {
+  const auto equals = assignment.find('=');
+  const std::string where = "--set " + std::string(assignment);
+  if (equals == std::string_view::npos || equals == 0)
+    throw Error("expected --set key=value", where);
+  const Key& key = find_key(assignment.substr(0, equals), where);
+  YAML::Node value;
+  try {
+    value = YAML::Load(std::string(assignment.substr(equals + 1)));
+  } catch (const YAML::Exception& error) {
+    throw Error("cannot read the value: " + error.msg, where);
+  }
+  if (value.IsNull()) value = YAML::Node("");  // "key=" sets an empty string
+  assign(config, key, value, where);
+}
+
+void validate(const TrainConfig& c) {
+  const auto one_of = [](std::string_view key, const std::string& value,
+                         const std::vector<std::string_view>& choices) {
+    if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
+    std::string list;
+    for (const auto choice : choices) list += (list.empty() ? "" : ", ") + std::string(choice);
+    throw Error("config key '" + std::string(key) + "' is '" + value + "'", "config",
+                "choose one of: " + list);
+  };
+  one_of("net_name", c.net_name, {"resnet18", "resnet34", "resnet50", "resnet101", "resnet152"});
+  one_of("dataset", c.dataset, {"fashion_mnist", "cifar10", "imagefolder", "synthetic"});
+  one_of("lr_decay_mode", c.lr_decay_mode, lr_decay_mode_names());
+  one_of("label_smooth_convention", c.label_smooth_convention, {"pytorch", "mindspore"});
+  require(c.class_num >= 2, "class_num", "must be at least 2", c.class_num);
+  require(c.batch_size >= 1, "batch_size", "must be at least 1", c.batch_size);
+  require(c.epoch_size >= 1, "epoch_size", "must be at least 1", c.epoch_size);
+  require(c.train_image_size >= 8, "train_image_size", "must be at least 8", c.train_image_size);
+  require(c.eval_image_size >= 8, "eval_image_size", "must be at least 8", c.eval_image_size);
+  require(c.num_workers >= 0, "num_workers", "must not be negative", c.num_workers);
+  require(c.prefetch >= 1, "prefetch", "must be at least 1", c.prefetch);
+  require(c.lr_init >= 0 && c.lr_max >= 0 && c.lr_end >= 0, "lr_max", "rates must not be negative", c.lr_max);
+  require(c.warmup_epochs >= 0 && c.warmup_epochs <= static_cast<double>(c.epoch_size), "warmup_epochs",
+          "must lie between 0 and epoch_size", c.warmup_epochs);
+  require(c.momentum >= 0 && c.momentum < 1, "momentum", "must lie in [0, 1)", c.momentum);
+  require(c.weight_decay >= 0, "weight_decay", "must not be negative", c.weight_decay);
+  require(c.label_smooth_factor >= 0 && c.label_smooth_factor < 1, "label_smooth_factor",
+          "must lie in [0, 1)", c.label_smooth_factor);
+  require(c.loss_scale > 0, "loss_scale", "must be positive", c.loss_scale);
+  require(c.save_checkpoint_epochs >= 1, "save_checkpoint_epochs", "must be at least 1", c.save_checkpoint_epochs);
+  require(c.keep_checkpoint_max >= 1, "keep_checkpoint_max", "must be at least 1", c.keep_checkpoint_max);
+  require(c.threads >= 0, "threads", "must not be negative", c.threads);
+}
+
+TrainConfig load_train_config(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+  TrainConfig config;
+  if (!file.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+      throw Error("config file not found", file.string(), "pass --config with a YAML file, see samples/configs/");
+    YAML::Node root;
+    try {
+      root = YAML::LoadFile(file.string());
+    } catch (const YAML::Exception& error) {
+      throw Error("not valid YAML: " + error.msg, location(file, error.mark));
+    }
+    if (!root.IsMap())
+      throw Error("a config file must be a map of key: value lines", file.string());
+    for (const auto& entry : root) {
+      const std::string where = location(file, entry.first.Mark());
+      assign(config, find_key(entry.first.as<std::string>(), where), entry.second, where);
+    }
+  }
+  for (const auto& assignment : overrides) apply_override(config, assignment);
+  validate(config);
+  return config;
+}
+
+std::string to_yaml(const TrainConfig& config) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  for (const auto& key : kKeys) {
+    out << YAML::Key << std::string(key.name) << YAML::Value;
+    std::visit([&](auto member) { out << config.*member; }, key.member);
+  }
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string describe_config_keys() {
+  const TrainConfig defaults;
+  std::ostringstream text;
+  for (const auto& key : kKeys) {
+    std::string value;
+    std::visit([&](auto member) {
+      YAML::Emitter out;
+      out << defaults.*member;
+      value = out.c_str();
+    }, key.member);
+    text << "  " << key.name << " (" << type_name(key.member) << ", default " << (value.empty() ? "\"\"" : value)
+         << "): " << key.meaning << '\n';
+  }
+  return text.str();
+}
+
+}  // namespace parity::trainer
