@@ -18,6 +18,7 @@ packages=(
   libsqlite3-dev sqlite3                            # trace store
   nlohmann-json3-dev libcli11-dev                   # JSON, command line
   libyaml-cpp-dev                                   # training configs
+  zlib1g-dev dataset-fashion-mnist                  # datasets (gzip IDX files)
   catch2                                            # tests
 )
 peer_packages=(python3 python3-torch python3-torchvision)
