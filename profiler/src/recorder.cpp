@@ -140,7 +140,8 @@ void Recorder::Impl::drain(std::optional<Ticks> close_at) {
 
   if (writer_failed) {  // keep the rings moving so that recording never stalls
     for (auto& [buffer, head] : heads) {
-      writer_dropped += head - buffer->consumed();
+      for (std::uint64_t position = buffer->consumed(); position < head; ++position)
+        if (buffer->slot(position).kind != EventKind::kCollectiveTail) ++writer_dropped;  // records, not slots
       buffer->release_until(head);
     }
     writer_dropped += records.gpu_activities.size() + records.api_calls.size();
