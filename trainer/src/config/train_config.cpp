@@ -23,7 +23,7 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 31> kKeys{{
+const std::array<Key, 34> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual, "zero-init each block's last BN weight"},
@@ -34,6 +34,9 @@ const std::array<Key, 31> kKeys{{
     {"eval_image_size", &TrainConfig::eval_image_size, "evaluation crop size in pixels"},
     {"num_workers", &TrainConfig::num_workers, "data loader worker threads"},
     {"prefetch", &TrainConfig::prefetch, "batches the loader may hold ready"},
+    {"skip_corrupt", &TrainConfig::skip_corrupt,
+     "skip and count unreadable images instead of stopping with an error"},
+    {"synthetic_size", &TrainConfig::synthetic_size, "images in the synthetic dataset"},
     {"batch_size", &TrainConfig::batch_size, "images per step (per rank)"},
     {"epoch_size", &TrainConfig::epoch_size, "epochs to train"},
     {"lr_decay_mode", &TrainConfig::lr_decay_mode, "cosine (seed), steps, poly or warmup_cosine"},
@@ -53,6 +56,8 @@ const std::array<Key, 31> kKeys{{
     {"save_checkpoint_epochs", &TrainConfig::save_checkpoint_epochs, "epochs between checkpoints"},
     {"keep_checkpoint_max", &TrainConfig::keep_checkpoint_max, "checkpoints kept (oldest removed)"},
     {"checkpoint_path", &TrainConfig::checkpoint_path, "checkpoint folder"},
+    {"checkpoint_prefix", &TrainConfig::checkpoint_prefix,
+     "checkpoint file names: PREFIX-EPOCH_STEP.safetensors"},
     {"threads", &TrainConfig::threads, "compute threads (0: all cores)"},
     {"seed", &TrainConfig::seed, "random seed"},
     {"deterministic", &TrainConfig::deterministic, "bit-reproducible runs (slower)"},
@@ -147,6 +152,7 @@ void validate(const TrainConfig& c) {
   require(c.eval_image_size >= 8, "eval_image_size", "must be at least 8", c.eval_image_size);
   require(c.num_workers >= 0, "num_workers", "must not be negative", c.num_workers);
   require(c.prefetch >= 1, "prefetch", "must be at least 1", c.prefetch);
+  require(c.synthetic_size >= 1, "synthetic_size", "must be at least 1", c.synthetic_size);
   require(c.lr_init >= 0 && c.lr_max >= 0 && c.lr_end >= 0, "lr_max", "rates must not be negative", c.lr_max);
   require(c.warmup_epochs >= 0 && c.warmup_epochs <= static_cast<double>(c.epoch_size), "warmup_epochs",
           "must lie between 0 and epoch_size", c.warmup_epochs);

@@ -27,6 +27,8 @@ struct TrainConfig {
   std::int64_t eval_image_size = 32;
   std::int64_t num_workers = 2;
   std::int64_t prefetch = 4;              // batches the loader may hold ready
+  bool skip_corrupt = false;              // skip and count unreadable images
+  std::int64_t synthetic_size = 4096;     // images in the synthetic dataset
 
   // Optimization
   std::int64_t batch_size = 128;
@@ -49,6 +51,7 @@ struct TrainConfig {
   std::int64_t save_checkpoint_epochs = 1;
   std::int64_t keep_checkpoint_max = 5;
   std::string checkpoint_path = "checkpoints";
+  std::string checkpoint_prefix = "resnet";  // files: PREFIX-EPOCH_STEP.safetensors
 
   // Runtime
   std::int64_t threads = 0;  // 0: all cores
