@@ -4,7 +4,6 @@
 # network, and the build is incremental.
 #
 #   scripts/setup.sh           packages for building and testing, then build
-#   scripts/setup.sh --peer    also Debian's PyTorch, the peer of our benchmarks
 #
 # Environment: PARITY_BUILD_DIR (default: build), PARITY_CMAKE_ARGS (extra
 # configure arguments, e.g. "-DPARITY_WITH_CUDA=OFF").
@@ -19,13 +18,15 @@ packages=(
   nlohmann-json3-dev libcli11-dev                   # JSON, command line
   libyaml-cpp-dev                                   # training configs
   zlib1g-dev dataset-fashion-mnist                  # datasets (gzip IDX files)
+  libjpeg62-turbo-dev                               # ImageFolder JPEG decoding
+  libdnnl-dev                                       # CPU training kernels (oneDNN 2.6)
   catch2                                            # tests
+  python3 python3-torch python3-torchvision         # the PyTorch peer of tests and benchmarks
 )
-peer_packages=(python3 python3-torch python3-torchvision)
 
 for arg in "$@"; do
   case "$arg" in
-    --peer) packages+=("${peer_packages[@]}") ;;
+    --peer) ;;  # kept for old scripts: the peer is always installed now
     -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac

@@ -23,10 +23,12 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 34> kKeys{{
+const std::array<Key, 35> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual, "zero-init each block's last BN weight"},
+    {"stem", &TrainConfig::stem,
+     "auto (3x3 stride-1 stem for images of 32 px or less), small, or imagenet (7x7 + max pool)"},
     {"dataset", &TrainConfig::dataset, "fashion_mnist, cifar10, imagefolder or synthetic"},
     {"data_path", &TrainConfig::data_path, "dataset folder"},
     {"eval_data_path", &TrainConfig::eval_data_path, "evaluation folder (empty: the test split)"},
@@ -151,6 +153,8 @@ void validate(const TrainConfig& c) {
   require(c.train_image_size >= 8, "train_image_size", "must be at least 8", c.train_image_size);
   require(c.eval_image_size >= 8, "eval_image_size", "must be at least 8", c.eval_image_size);
   require(c.num_workers >= 0, "num_workers", "must not be negative", c.num_workers);
+  require(c.stem == "auto" || c.stem == "small" || c.stem == "imagenet", "stem",
+          "must be auto, small or imagenet", c.stem);
   require(c.prefetch >= 1, "prefetch", "must be at least 1", c.prefetch);
   require(c.synthetic_size >= 1, "synthetic_size", "must be at least 1", c.synthetic_size);
   require(c.lr_init >= 0 && c.lr_max >= 0 && c.lr_end >= 0, "lr_max", "rates must not be negative", c.lr_max);

@@ -18,6 +18,7 @@ struct TrainConfig {
   std::string net_name = "resnet50";  // resnet18, resnet34, resnet50, resnet101, resnet152
   std::int64_t class_num = 10;
   bool zero_init_residual = false;    // zero-init each block's last BN weight
+  std::string stem = "auto";          // auto, small (3x3 stride 1, no max pool), imagenet
 
   // Data
   std::string dataset = "fashion_mnist";  // fashion_mnist, cifar10, imagefolder, synthetic

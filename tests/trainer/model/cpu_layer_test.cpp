@@ -1,0 +1,244 @@
+// Every CPU backend layer: forward against a naive float64 implementation,
+// backward (input and parameter gradients) against central differences of
+// that implementation.
+#include <catch2/catch.hpp>
+
+#include "gradient_check.hpp"
+#include "naive_layers.hpp"
+#include "parity/trainer/backend/cpu_backend.hpp"
+
+using namespace parity::trainer;
+
+namespace {
+
+Backend& backend() {
+  static const std::unique_ptr<Backend> instance = make_cpu_backend({});
+  return *instance;
+}
+
+// Runs op forward (training) on x and backward on r; returns (y, dx).
+std::pair<std::vector<float>, std::vector<float>> run(LayerOp& op, const Dims& dims,
+                                                      const std::vector<float>& x,
+                                                      const std::vector<float>& r,
+                                                      const Dims& out_dims) {
+  const Tensor y = op.forward(backend().from_host(dims, x), Mode::kTrain);
+  REQUIRE(y.dims() == out_dims);
+  const Tensor dx = op.backward(backend().from_host(out_dims, r));
+  return {backend().to_host(y), dx.defined() ? backend().to_host(dx) : std::vector<float>{}};
+}
+
+struct ConvCase {
+  std::int64_t in, out, size, kernel, stride;
+  bool input_grad;
+};
+
+}  // namespace
+
+TEST_CASE("conv2d matches a float64 convolution forward and its finite differences backward",
+          "[unit]") {
+  const ConvCase cases[] = {
+      {16, 32, 6, 3, 1, true},  {16, 32, 7, 3, 2, true}, {32, 16, 6, 1, 2, true},
+      {16, 64, 4, 1, 1, true},  {3, 16, 8, 3, 1, false}, {3, 16, 9, 7, 2, false},
+  };
+  for (const ConvCase& c : cases) {
+    DYNAMIC_SECTION("conv " << c.in << "->" << c.out << " k" << c.kernel << " s" << c.stride) {
+      const std::int64_t pad = c.kernel / 2;
+      const naive::Shape in{2, c.in, c.size, c.size};
+      const Dims dims{in.n, in.c, in.h, in.w};
+      auto op = backend().conv2d({c.in, c.out, c.kernel, c.stride, pad, dims, c.input_grad});
+      const auto slots = op->parameters();
+      REQUIRE(slots.size() == 1);
+      REQUIRE(slots[0].shape == Dims{c.out, c.in, c.kernel, c.kernel});
+
+      // Two rounds: the second after an SGD step, so that the weights the
+      // backward-data pass reads (a mirror in another layout) must have
+      // followed the update.
+      std::vector<float> w = random_floats(std::size_t(c.out * c.in * c.kernel * c.kernel), 1, -0.3f, 0.3f);
+      backend().write(slots[0].tensors->value, w);
+      for (int round = 0; round < 2; ++round) {
+        INFO("round " << round);
+        const auto x = random_floats(std::size_t(in.count()), 2 + round);
+        naive::Shape out;
+        const auto reference = naive::conv2d(widen(x), in, widen(w), c.out, c.kernel, c.stride, pad, &out);
+        const auto r = random_floats(std::size_t(out.count()), 3 + round);
+        const Dims out_dims{out.n, out.c, out.h, out.w};
+        const Tensor input = backend().from_host(dims, x), grad_out = backend().from_host(out_dims, r);
+        const auto reorders_before = backend().stats().weight_reorders;
+        const Tensor y = op->forward(input, Mode::kTrain);
+        const Tensor dx = op->backward(grad_out);
+        backend().sgd_update(*slots[0].tensors, SgdStep{0.05, 0.0, 0.0, 0.0, 1.0, false, true});
+        // The weights never change layout during a step.
+        CHECK(backend().stats().weight_reorders == reorders_before);
+
+        CHECK(relative_error(backend().to_host(y), reference) < 1e-5);
+        REQUIRE(dx.defined() == c.input_grad);
+        if (c.input_grad)
+          check_gradient([&](const naive::Values& v) {
+            return naive::conv2d(v, in, widen(w), c.out, c.kernel, c.stride, pad, nullptr);
+          }, widen(x), widen(r), backend().to_host(dx), "input gradient");
+        const auto dw = backend().to_host(slots[0].tensors->grad);
+        check_gradient([&](const naive::Values& v) {
+          return naive::conv2d(widen(x), in, v, c.out, c.kernel, c.stride, pad, nullptr);
+        }, widen(w), widen(r), dw, "weight gradient");
+
+        const auto updated = backend().to_host(slots[0].tensors->value);
+        for (std::size_t i = 0; i < w.size(); ++i) REQUIRE(updated[i] == Approx(w[i] - 0.05f * dw[i]));
+        w = updated;
+      }
+    }
+  }
+}
+
+TEST_CASE("batch norm matches float64 training statistics, with and without fused ReLU", "[unit]") {
+  for (const bool fused : {false, true}) {
+    DYNAMIC_SECTION("fused relu " << fused) {
+      const naive::Shape in{4, 16, 3, 3};
+      const Dims dims{in.n, in.c, in.h, in.w};
+      auto op = backend().batch_norm({in.c, 1e-5, 0.1, fused, dims});
+      const auto slots = op->parameters();
+      REQUIRE(slots.size() == 2);
+      CHECK_FALSE(slots[0].weight_decay);
+      const auto gamma = random_floats(16, 11, 0.5f, 1.5f), beta = random_floats(16, 12);
+      backend().write(slots[0].tensors->value, gamma);
+      backend().write(slots[1].tensors->value, beta);
+      const auto x = random_floats(std::size_t(in.count()), 13, -2.f, 2.f);
+      const auto reference = naive::batch_norm(widen(x), in, widen(gamma), widen(beta), 1e-5, fused);
+      const auto r = random_floats(x.size(), 14);
+      const auto [y, dx] = run(*op, dims, x, r, dims);
+      CHECK(relative_error(y, reference) < 1e-5);
+      check_gradient([&](const naive::Values& v) {
+        return naive::batch_norm(v, in, widen(gamma), widen(beta), 1e-5, fused);
+      }, widen(x), widen(r), dx, "input gradient");
+      check_gradient([&](const naive::Values& v) {
+        return naive::batch_norm(widen(x), in, v, widen(beta), 1e-5, fused);
+      }, widen(gamma), widen(r), backend().to_host(slots[0].tensors->grad), "weight gradient");
+      check_gradient([&](const naive::Values& v) {
+        return naive::batch_norm(widen(x), in, widen(gamma), v, 1e-5, fused);
+      }, widen(beta), widen(r), backend().to_host(slots[1].tensors->grad), "bias gradient");
+
+      // PyTorch's running statistics: momentum 0.1, unbiased variance.
+      const auto buffers = op->buffers();
+      REQUIRE(buffers.size() == 2);
+      const auto running_mean = backend().to_host(*buffers[0].tensor);
+      const auto running_var = backend().to_host(*buffers[1].tensor);
+      const double count = double(in.n * in.h * in.w);
+      for (std::int64_t c = 0; c < in.c; ++c) {
+        double mean = 0, sq = 0;
+        for (std::int64_t n = 0; n < in.n; ++n)
+          for (std::int64_t i = 0; i < 9; ++i) mean += x[std::size_t((n * in.c + c) * 9 + i)];
+        mean /= count;
+        for (std::int64_t n = 0; n < in.n; ++n)
+          for (std::int64_t i = 0; i < 9; ++i) {
+            const double d = x[std::size_t((n * in.c + c) * 9 + i)] - mean;
+            sq += d * d;
+          }
+        CHECK(running_mean[c] == Approx(0.1 * mean).margin(1e-6));
+        CHECK(running_var[c] == Approx(0.9 + 0.1 * sq / (count - 1)).epsilon(1e-5));
+      }
+
+      // Evaluation uses the running statistics.
+      const auto eval = backend().to_host(op->forward(backend().from_host(dims, x), Mode::kEval));
+      for (std::int64_t c = 0; c < in.c; ++c) {
+        const auto at = std::size_t(c * 9);
+        double v = gamma[c] * (x[at] - running_mean[c]) / std::sqrt(running_var[c] + 1e-5) + beta[c];
+        if (fused) v = std::max(v, 0.0);
+        CHECK(eval[at] == Approx(v).margin(1e-5));
+      }
+    }
+  }
+}
+
+TEST_CASE("max pool and global average pool match float64 references and finite differences",
+          "[unit]") {
+  const naive::Shape in{2, 16, 7, 7};
+  const Dims dims{in.n, in.c, in.h, in.w};
+  // Distinct values, so that the max is never tied and is differentiable.
+  auto x = random_floats(std::size_t(in.count()), 21, -4.f, 4.f);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] += float(i) * 1e-3f;
+
+  auto max_pool = backend().max_pool({3, 2, 1, dims});
+  naive::Shape out;
+  const auto reference = naive::max_pool(widen(x), in, 3, 2, 1, &out);
+  const auto r = random_floats(std::size_t(out.count()), 22);
+  const auto [y, dx] = run(*max_pool, dims, x, r, {out.n, out.c, out.h, out.w});
+  CHECK(relative_error(y, reference) == 0.0);
+  check_gradient([&](const naive::Values& v) { return naive::max_pool(v, in, 3, 2, 1, nullptr); },
+                 widen(x), widen(r), dx, "max pool input gradient");
+
+  auto avg_pool = backend().global_avg_pool();
+  const auto r2 = random_floats(std::size_t(in.n * in.c), 23);
+  const auto [y2, dx2] = run(*avg_pool, dims, x, r2, {in.n, in.c, 1, 1});
+  CHECK(relative_error(y2, naive::global_avg_pool(widen(x), in)) < 1e-6);
+  check_gradient([&](const naive::Values& v) { return naive::global_avg_pool(v, in); }, widen(x),
+                 widen(r2), dx2, "average pool input gradient");
+}
+
+TEST_CASE("linear reads the pooled [N, C, 1, 1] tensor as a matrix and matches references",
+          "[unit]") {
+  const std::int64_t batch = 4, in_features = 32, out_features = 10;
+  const Dims pooled{batch, in_features, 1, 1};
+  auto op = backend().linear({in_features, out_features, pooled});
+  const auto slots = op->parameters();
+  REQUIRE(slots.size() == 2);
+  CHECK(slots[0].shape == Dims{out_features, in_features});
+  CHECK(slots[0].weight_decay);
+  CHECK_FALSE(slots[1].weight_decay);
+  const auto w = random_floats(std::size_t(out_features * in_features), 31);
+  const auto b = random_floats(std::size_t(out_features), 32);
+  backend().write(slots[0].tensors->value, w);
+  backend().write(slots[1].tensors->value, b);
+
+  // The input comes from a global average pool, in oneDNN's blocked layout.
+  const naive::Shape image{batch, in_features, 2, 2};
+  const auto pixels = random_floats(std::size_t(image.count()), 33);
+  auto conv = backend().conv2d({in_features, in_features, 1, 1, 0, {batch, in_features, 2, 2}, true});
+  backend().write(conv->parameters()[0].tensors->value,
+                  [&] {
+                    std::vector<float> identity(std::size_t(in_features * in_features), 0.f);
+                    for (std::int64_t i = 0; i < in_features; ++i) identity[std::size_t(i * in_features + i)] = 1.f;
+                    return identity;
+                  }());
+  auto pool = backend().global_avg_pool();
+  const Tensor features = pool->forward(
+      conv->forward(backend().from_host({batch, in_features, 2, 2}, pixels), Mode::kTrain), Mode::kTrain);
+  const auto r = random_floats(std::size_t(batch * out_features), 34);
+  const Tensor grad_out = backend().from_host({batch, out_features}, r);
+  const auto before = backend().stats().activation_reorders;
+  const Tensor logits = op->forward(features, Mode::kTrain);
+  const Tensor dx = op->backward(grad_out);
+  CHECK(backend().stats().activation_reorders == before);  // no conversion on the way
+  CHECK(dx.dims() == pooled);
+
+  const auto x = widen(backend().to_host(features));
+  const auto reference = naive::linear(x, batch, widen(w), widen(b), out_features);
+  CHECK(relative_error(backend().to_host(logits), reference) < 1e-5);
+  check_gradient([&](const naive::Values& v) { return naive::linear(v, batch, widen(w), widen(b), out_features); },
+                 x, widen(r), backend().to_host(dx), "input gradient");
+  check_gradient([&](const naive::Values& v) { return naive::linear(x, batch, v, widen(b), out_features); },
+                 widen(w), widen(r), backend().to_host(slots[0].tensors->grad), "weight gradient");
+  check_gradient([&](const naive::Values& v) { return naive::linear(x, batch, widen(w), v, out_features); },
+                 widen(b), widen(r), backend().to_host(slots[1].tensors->grad), "bias gradient");
+}
+
+TEST_CASE("relu, residual add + relu and gradient accumulation match references", "[unit]") {
+  const Dims dims{2, 16, 3, 3};
+  auto a = random_floats(288, 41), b = random_floats(288, 42);
+  for (auto* v : {&a, &b})  // keep away from the kink at 0
+    for (auto& e : *v) e += e >= 0 ? 0.01f : -0.01f;
+  const auto r = random_floats(288, 43);
+
+  auto relu = backend().relu();
+  const auto [y, dx] = run(*relu, dims, a, r, dims);
+  CHECK(relative_error(y, naive::relu(widen(a))) == 0.0);
+  check_gradient([](const naive::Values& v) { return naive::relu(v); }, widen(a), widen(r), dx, "relu");
+
+  auto residual = backend().residual_add_relu();
+  const Tensor sum = residual->forward(backend().from_host(dims, a), backend().from_host(dims, b), Mode::kTrain);
+  CHECK(relative_error(backend().to_host(sum), naive::add_relu(widen(a), widen(b))) < 1e-7);
+  const auto d = backend().to_host(residual->backward(backend().from_host(dims, r)));
+  check_gradient([&](const naive::Values& v) { return naive::add_relu(v, widen(b)); }, widen(a),
+                 widen(r), d, "residual");
+
+  const auto total = backend().to_host(backend().add(backend().from_host(dims, a), backend().from_host(dims, b)));
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(total[i] == a[i] + b[i]);
+}

@@ -1,0 +1,124 @@
+// Backend: the seam between the trainer's models, losses and optimizers
+// (written once) and the kernels that run them (oneDNN on CPU, cuDNN/cuBLAS
+// on GPU). A backend makes layer ops; each op owns its parameters in the
+// backend's chosen layout, keeps what its backward pass needs from the last
+// training forward, and writes its parameters' gradients in backward.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parity/trainer/backend/tensor.hpp"
+
+namespace parity::trainer {
+
+enum class Mode { kTrain, kEval };
+
+// A trainable tensor as an op keeps it: value, gradient and the optimizer's
+// momentum share one layout, so the update is elementwise.
+struct ParamTensors {
+  Tensor value, grad, momentum;
+};
+
+// A named slot of an op's state, for the module that wraps it.
+struct ParamSlot {
+  std::string_view suffix;  // "weight", "bias"
+  ParamTensors* tensors;
+  Dims shape;               // torchvision's shape
+  bool weight_decay;        // false for BN weight/bias and biases (the seeds' no-decay group)
+};
+struct BufferSlot {
+  std::string_view suffix;  // "running_mean", "running_var"
+  Tensor* tensor;
+  Dims shape;
+};
+
+// One layer with a single input.
+class LayerOp {
+ public:
+  virtual ~LayerOp() = default;
+  virtual Tensor forward(const Tensor& x, Mode mode) = 0;
+  // The gradient of the input from the gradient of the output of the last
+  // training forward; writes the parameters' gradients. Returns an undefined
+  // tensor when the op was made without an input gradient (the first conv).
+  virtual Tensor backward(const Tensor& dy) = 0;
+  virtual std::vector<ParamSlot> parameters() { return {}; }
+  virtual std::vector<BufferSlot> buffers() { return {}; }
+};
+
+// y = relu(a + b): the end of a residual block. Both inputs get the same gradient.
+class ResidualOp {
+ public:
+  virtual ~ResidualOp() = default;
+  virtual Tensor forward(const Tensor& a, const Tensor& b, Mode mode) = 0;
+  virtual Tensor backward(const Tensor& dy) = 0;
+};
+
+struct Conv2dSpec {
+  std::int64_t in_channels = 0, out_channels = 0, kernel = 1, stride = 1, padding = 0;
+  Dims input;                  // [N, C, H, W] of the training batch
+  bool input_grad = true;      // false: backward computes only the weight gradient
+};
+struct BatchNormSpec {
+  std::int64_t channels = 0;
+  double eps = 1e-5;
+  double momentum = 0.1;  // PyTorch's: running = (1 - m) running + m batch
+  bool fused_relu = false;
+  Dims input;
+};
+struct PoolSpec {
+  std::int64_t kernel = 3, stride = 2, padding = 1;
+  Dims input;
+};
+struct LinearSpec {
+  std::int64_t in_features = 0, out_features = 0;
+  Dims input;  // [N, C, 1, 1] (after global average pooling) or [N, C]
+};
+
+// One SGD step for one parameter, with PyTorch's semantics:
+//   g = grad / loss_scale + weight_decay * w
+//   buf = first ? g : momentum * buf + (1 - dampening) * g
+//   w -= lr * (nesterov ? g + momentum * buf : buf)
+struct SgdStep {
+  double lr = 0.1, momentum = 0.9, dampening = 0.0, weight_decay = 0.0, loss_scale = 1.0;
+  bool nesterov = false;
+  bool first = false;  // the momentum buffer holds nothing yet
+};
+
+struct BackendStats {
+  std::uint64_t activation_reorders = 0;  // layout conversions of activations
+  std::uint64_t weight_reorders = 0;      // layout conversions of parameters
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string describe() const = 0;  // library version, ISA, threads
+
+  virtual std::unique_ptr<LayerOp> conv2d(const Conv2dSpec& spec) = 0;
+  virtual std::unique_ptr<LayerOp> batch_norm(const BatchNormSpec& spec) = 0;
+  virtual std::unique_ptr<LayerOp> relu() = 0;
+  virtual std::unique_ptr<LayerOp> max_pool(const PoolSpec& spec) = 0;
+  virtual std::unique_ptr<LayerOp> global_avg_pool() = 0;
+  virtual std::unique_ptr<LayerOp> linear(const LinearSpec& spec) = 0;
+  virtual std::unique_ptr<ResidualOp> residual_add_relu() = 0;
+
+  // Host data in the plain logical layout, in and out.
+  virtual Tensor from_host(const Dims& dims, std::span<const float> values) = 0;
+  virtual std::vector<float> to_host(const Tensor& tensor) = 0;
+  virtual void write(const Tensor& tensor, std::span<const float> values) = 0;
+  virtual void fill(const Tensor& tensor, float value) = 0;
+
+  // a + b, for a tensor read by two consumers (a block's input).
+  virtual Tensor add(const Tensor& a, const Tensor& b) = 0;
+  virtual void sgd_update(ParamTensors& param, const SgdStep& step) = 0;
+
+  virtual BackendStats stats() const = 0;
+};
+
+}  // namespace parity::trainer

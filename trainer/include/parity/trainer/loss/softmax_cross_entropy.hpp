@@ -1,0 +1,41 @@
+// Softmax cross-entropy with label smoothing, in both conventions the seeds
+// meet: PyTorch's CrossEntropyLoss(label_smoothing=eps) spreads eps over all
+// K classes (target = (1 - eps) one_hot + eps / K); MindSpore's
+// CrossEntropySmooth uses on-value 1 - eps and off-value eps / (K - 1). The
+// loss is the batch mean; computed in double on the host (the logits are
+// only N x K).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace parity::trainer {
+
+enum class SmoothingConvention { kPyTorch, kMindSpore };
+
+// "pytorch" or "mindspore"; an Error otherwise.
+SmoothingConvention parse_smoothing_convention(std::string_view name);
+
+struct LossOptions {
+  double smoothing = 0.0;  // eps
+  SmoothingConvention convention = SmoothingConvention::kPyTorch;
+  double scale = 1.0;      // the gradient is multiplied by it (fixed loss scale)
+};
+
+struct LossResult {
+  double loss = 0.0;                // mean over the batch, unscaled
+  std::vector<float> grad_logits;   // d(scale * loss) / d logits, N x K
+  std::int64_t correct = 0;         // top-1 hits
+};
+
+// `logits` is N x K row-major; labels in [0, K).
+LossResult softmax_cross_entropy(std::span<const float> logits, std::span<const std::int32_t> labels,
+                                 std::int64_t classes, const LossOptions& options);
+
+// How many rows of `logits` have their label among the k largest values.
+std::int64_t count_top_k(std::span<const float> logits, std::span<const std::int32_t> labels,
+                         std::int64_t classes, std::int64_t k);
+
+}  // namespace parity::trainer

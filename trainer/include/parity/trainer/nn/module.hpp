@@ -1,0 +1,71 @@
+// Module: a named piece of a network (torchvision's nn.Module, without
+// autograd): forward keeps what backward needs, backward returns the input's
+// gradient and leaves the parameters' gradients in their tensors. The model
+// state is listed in torchvision's state_dict order with its names
+// ("layer1.0.conv1.weight", "bn1.running_mean", "bn1.num_batches_tracked").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "parity/profiler/recorder.hpp"
+#include "parity/trainer/backend/backend.hpp"
+
+namespace parity::trainer {
+
+struct Parameter {
+  std::string name;
+  Dims shape;
+  ParamTensors* tensors = nullptr;
+  bool weight_decay = true;  // false: the no-decay group (BN weight and bias, biases)
+  std::uint32_t index = 0;   // position in registration order (gradient-ready events use it)
+};
+
+struct StateEntry {
+  enum Kind { kParameter, kBuffer, kCounter };
+  Kind kind = kParameter;
+  std::string name;
+  Dims shape;
+  Tensor* tensor = nullptr;         // kParameter (its value) and kBuffer
+  std::int64_t* counter = nullptr;  // kCounter: an int64 scalar (num_batches_tracked)
+};
+
+struct ModelState {
+  std::vector<Parameter> parameters;  // registration order
+  std::vector<StateEntry> entries;    // state_dict order
+};
+
+// Where modules record their ranges and gradient-ready events; a null
+// recorder records nothing.
+struct Tracing {
+  profiler::Recorder* recorder = nullptr;
+};
+
+class Module {
+ public:
+  Module(std::string name, Tracing& tracing);
+  virtual ~Module() = default;
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  const std::string& name() const { return name_; }
+  Tensor forward(const Tensor& x, Mode mode);
+  Tensor backward(const Tensor& dy);
+  // Adds this module's parameters and state, in torchvision's order.
+  virtual void collect(ModelState& state) = 0;
+
+ protected:
+  virtual Tensor run_forward(const Tensor& x, Mode mode) = 0;
+  virtual Tensor run_backward(const Tensor& dy) = 0;
+  Tracing& tracing() const { return tracing_; }
+  // "layer1.0" + "conv1" -> "layer1.0.conv1"
+  std::string child_name(std::string_view child) const;
+
+ private:
+  std::string name_;
+  Tracing& tracing_;
+  profiler::NameId trace_name_;
+};
+
+}  // namespace parity::trainer

@@ -1,0 +1,48 @@
+// A training run and an evaluation, as `parity-train train` and
+// `parity-train eval` perform them: the loop over epochs and steps (data
+// wait, forward, loss, backward, optimizer), the seeds' log lines, the
+// progress line, checkpoints, resuming, and tracing through the profiler.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "parity/trainer/config/train_config.hpp"
+
+namespace parity::trainer {
+
+struct TrainOptions {
+  std::optional<std::filesystem::path> trace;   // write a trace database here
+  std::int64_t max_steps = 0;                   // stop after this many steps of this run (0: all)
+  std::optional<std::filesystem::path> resume;  // continue from this checkpoint
+  std::int64_t log_every = 0;                   // loss line every N steps (0: each epoch's end)
+  bool eval_each_epoch = false;                 // top-1/top-5 on the test split after each epoch
+  std::string command_line;                     // recorded in the trace
+};
+
+struct TrainSummary {
+  std::int64_t steps = 0;            // optimizer steps this run took
+  std::int64_t global_step = 0;      // steps since the start of training
+  double last_loss = 0.0;
+  double images_per_second = 0.0;    // over this run's steps, data waits included
+  std::int64_t skipped_batches = 0;  // short batches (unreadable images left out)
+  std::optional<std::filesystem::path> last_checkpoint;
+};
+
+struct EvalResult {
+  std::int64_t images = 0;
+  double top1 = 0.0, top5 = 0.0;  // fractions
+  double loss = 0.0;              // mean cross-entropy, no smoothing
+};
+
+// Log lines go to `log` (the seeds' "epoch: 1 step: 469, loss is 0.83");
+// the progress line goes to stderr when it is a terminal.
+TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::ostream& log);
+
+EvalResult evaluate_checkpoint(const TrainConfig& config, const std::filesystem::path& checkpoint,
+                               std::ostream& log);
+
+}  // namespace parity::trainer

@@ -1,0 +1,14 @@
+#include "sgd_kernel.hpp"
+
+#include <cstdint>
+
+namespace parity::trainer::cpu {
+
+void sgd_update_plain(float* w, const float* g, float* buf, std::size_t count,
+                      const SgdCoefficients& c) {
+  const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel for simd schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) w[i] = c.update(w[i], g[i], buf[i]);
+}
+
+}  // namespace parity::trainer::cpu

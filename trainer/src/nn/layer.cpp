@@ -1,0 +1,39 @@
+#include "parity/trainer/nn/layer.hpp"
+
+namespace parity::trainer {
+
+Layer::Layer(std::string name, Tracing& tracing, std::unique_ptr<LayerOp> op, Kind kind)
+    : Module(std::move(name), tracing), op_(std::move(op)), kind_(kind) {}
+
+void Layer::collect(ModelState& state) {
+  parameters_.clear();
+  for (const ParamSlot& slot : op_->parameters()) {
+    Parameter parameter{child_name(slot.suffix), slot.shape, slot.tensors, slot.weight_decay,
+                        static_cast<std::uint32_t>(state.parameters.size())};
+    state.entries.push_back({StateEntry::kParameter, parameter.name, slot.shape,
+                             &slot.tensors->value, nullptr});
+    state.parameters.push_back(parameter);
+    parameters_.push_back(parameter);
+  }
+  for (const BufferSlot& slot : op_->buffers())
+    state.entries.push_back(
+        {StateEntry::kBuffer, child_name(slot.suffix), slot.shape, slot.tensor, nullptr});
+  if (kind_ == kBatchNorm)
+    state.entries.push_back(
+        {StateEntry::kCounter, child_name("num_batches_tracked"), {}, nullptr, &num_batches_tracked_});
+}
+
+Tensor Layer::run_forward(const Tensor& x, Mode mode) {
+  if (kind_ == kBatchNorm && mode == Mode::kTrain) ++num_batches_tracked_;
+  return op_->forward(x, mode);
+}
+
+Tensor Layer::run_backward(const Tensor& dy) {
+  Tensor dx = op_->backward(dy);
+  if (profiler::Recorder* recorder = tracing().recorder)
+    for (const Parameter& p : parameters_)
+      recorder->gradient_ready(p.index, static_cast<std::uint64_t>(element_count(p.shape)) * 4);
+  return dx;
+}
+
+}  // namespace parity::trainer

@@ -1,0 +1,26 @@
+#include "parity/trainer/nn/module.hpp"
+
+#include <optional>
+
+namespace parity::trainer {
+
+Module::Module(std::string name, Tracing& tracing)
+    : name_(std::move(name)), tracing_(tracing), trace_name_(profiler::intern(name_)) {}
+
+std::string Module::child_name(std::string_view child) const {
+  return name_.empty() ? std::string(child) : name_ + "." + std::string(child);
+}
+
+Tensor Module::forward(const Tensor& x, Mode mode) {
+  std::optional<profiler::Scope> scope;
+  if (tracing_.recorder && !name_.empty()) scope.emplace(*tracing_.recorder, trace_name_, profiler::Category::kLayer);
+  return run_forward(x, mode);
+}
+
+Tensor Module::backward(const Tensor& dy) {
+  std::optional<profiler::Scope> scope;
+  if (tracing_.recorder && !name_.empty()) scope.emplace(*tracing_.recorder, trace_name_, profiler::Category::kLayer);
+  return run_backward(dy);
+}
+
+}  // namespace parity::trainer

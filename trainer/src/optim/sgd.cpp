@@ -1,0 +1,18 @@
+#include "parity/trainer/optim/sgd.hpp"
+
+namespace parity::trainer {
+
+Sgd::Sgd(Backend& backend, std::vector<Parameter> parameters, const SgdOptions& options)
+    : backend_(backend), parameters_(std::move(parameters)), options_(options) {}
+
+void Sgd::step(double lr) {
+  SgdStep step{lr, options_.momentum, options_.dampening, 0.0, options_.loss_scale,
+               options_.nesterov, !has_momentum_};
+  for (Parameter& p : parameters_) {
+    step.weight_decay = p.weight_decay ? options_.weight_decay : 0.0;
+    backend_.sgd_update(*p.tensors, step);
+  }
+  has_momentum_ = true;
+}
+
+}  // namespace parity::trainer

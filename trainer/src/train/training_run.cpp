@@ -1,0 +1,285 @@
+#include "parity/trainer/train/training_run.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "parity/core/error.hpp"
+#include "parity/core/log.hpp"
+#include "parity/profiler/recorder.hpp"
+#include "parity/trainer/backend/cpu_backend.hpp"
+#include "parity/trainer/checkpoint/checkpoint_manager.hpp"
+#include "parity/trainer/data/loader_factory.hpp"
+#include "parity/trainer/loss/softmax_cross_entropy.hpp"
+#include "parity/trainer/nn/resnet.hpp"
+#include "parity/trainer/optim/lr_schedule.hpp"
+#include "parity/trainer/optim/sgd.hpp"
+#include "parity/trainer/train/progress_line.hpp"
+#include "parity/trainer/train/state_tensors.hpp"
+
+namespace parity::trainer {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using profiler::Category;
+
+// Our randomness is keyed by (seed, epoch, sample) and the step counters, so
+// the seed is the whole random state a resumed run needs.
+std::string rng_state(const TrainConfig& config) { return "seed=" + std::to_string(config.seed); }
+
+std::unique_ptr<Backend> make_backend(const TrainConfig& config) {
+  return make_cpu_backend({static_cast<int>(config.threads)});
+}
+
+ResNetOptions model_options(const TrainConfig& config) {
+  return {resnet_depth(config.net_name), config.class_num, config.zero_init_residual,
+          {config.batch_size, 3, config.train_image_size, config.train_image_size},
+          static_cast<std::uint64_t>(config.seed), parse_stem(config.stem)};
+}
+
+std::string format_number(double value, const char* format) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+EvalResult evaluate_model(Backend& backend, ResNet& model, Loader& loader, std::int64_t classes) {
+  EvalResult result;
+  std::int64_t top1 = 0, top5 = 0;
+  double loss_sum = 0.0;
+  loader.start_epoch(0);
+  while (auto batch = loader.next()) {
+    if (batch->n == 0) continue;
+    const Tensor logits =
+        model.forward(backend.from_host({batch->n, batch->c, batch->h, batch->w}, batch->images), Mode::kEval);
+    const std::vector<float> host = backend.to_host(logits);
+    const LossResult loss = softmax_cross_entropy(host, batch->labels, classes, {});
+    top1 += loss.correct;
+    top5 += count_top_k(host, batch->labels, classes, std::min<std::int64_t>(5, classes));
+    loss_sum += loss.loss * double(batch->n);
+    result.images += batch->n;
+  }
+  if (result.images > 0) {
+    result.top1 = double(top1) / double(result.images);
+    result.top5 = double(top5) / double(result.images);
+    result.loss = loss_sum / double(result.images);
+  }
+  return result;
+}
+
+void print_eval(std::ostream& log, std::int64_t epoch, const EvalResult& r) {
+  log << "epoch: " << epoch << " eval top-1: " << format_number(r.top1 * 100, "%.2f")
+      << "% top-5: " << format_number(r.top5 * 100, "%.2f") << "% loss: "
+      << format_number(r.loss, "%.4f") << " (" << r.images << " images)" << std::endl;
+}
+
+struct PhaseNames {
+  profiler::NameId step = profiler::intern("step");
+  profiler::NameId data_wait = profiler::intern("data_wait");
+  profiler::NameId forward = profiler::intern("forward");
+  profiler::NameId backward = profiler::intern("backward");
+  profiler::NameId optimizer = profiler::intern("optimizer");
+  profiler::NameId loss = profiler::intern("loss");
+  profiler::NameId lr = profiler::intern("lr");
+};
+
+// A range when tracing, nothing otherwise.
+class MaybeScope {
+ public:
+  MaybeScope(profiler::Recorder* recorder, profiler::NameId name, Category category) {
+    if (recorder) scope_.emplace(*recorder, name, category);
+  }
+  MaybeScope(profiler::Recorder* recorder, profiler::NameId name, Category category,
+             std::int64_t arg) {
+    if (recorder) scope_.emplace(*recorder, name, category, arg);
+  }
+
+ private:
+  std::optional<profiler::Scope> scope_;
+};
+
+void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Backend& backend,
+                    const ModelState& state) {
+  recorder.set_meta("trainer.model", config.net_name);
+  recorder.set_meta("trainer.backend", backend.describe());
+  recorder.set_meta("trainer.batch_size", std::to_string(config.batch_size));
+  recorder.set_meta("trainer.dataset", config.dataset);
+  for (const Parameter& p : state.parameters)
+    recorder.add_parameter({p.index, p.name, dims_text(p.shape), "float32", element_count(p.shape) * 4});
+}
+
+}  // namespace
+
+TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::ostream& log) {
+  std::unique_ptr<profiler::Recorder> recorder;
+  if (options.trace) {
+    profiler::RecorderOptions trace_options;
+    trace_options.path = *options.trace;
+    trace_options.command_line = options.command_line;
+    trace_options.config = to_yaml(config);
+    recorder = std::make_unique<profiler::Recorder>(std::move(trace_options));
+    recorder->name_thread("train");
+  }
+  const PhaseNames names;
+  auto backend = make_backend(config);
+  Tracing tracing{recorder.get()};
+  ResNet model(*backend, model_options(config), tracing);
+  Sgd optimizer(*backend, model.state().parameters,
+                {config.momentum, 0.0, config.nesterov, config.weight_decay, config.loss_scale});
+  auto loader = make_train_loader(config, 1, 0, recorder.get());
+  std::unique_ptr<Loader> eval_loader;
+  if (options.eval_each_epoch) eval_loader = make_eval_loader(config);
+  const std::int64_t steps_per_epoch = loader->batches_per_epoch();
+  if (steps_per_epoch < 1)
+    throw Error("the training set has fewer images than one batch of " +
+                    std::to_string(config.batch_size),
+                config.data_path, "lower batch_size");
+  const std::vector<double> learning_rates = generate_learning_rates(
+      {*parse_lr_decay_mode(config.lr_decay_mode), config.lr_init, config.lr_max, config.lr_end,
+       config.warmup_epochs, config.epoch_size, steps_per_epoch});
+  const LossOptions loss_options{config.use_label_smooth ? config.label_smooth_factor : 0.0,
+                                 parse_smoothing_convention(config.label_smooth_convention),
+                                 config.loss_scale};
+  const CheckpointManager checkpoints(config.checkpoint_path, config.checkpoint_prefix,
+                                      config.keep_checkpoint_max);
+
+  std::int64_t global_step = 0;
+  if (options.resume) {
+    const TrainingCheckpoint saved = read_checkpoint(*options.resume);
+    if (saved.rng_state != rng_state(config))
+      throw Error("the checkpoint was trained with " + saved.rng_state + ", this run has " +
+                      rng_state(config),
+                  options.resume->string(), "resume with the same seed (--set seed=...)");
+    import_state(*backend, model.state(), &optimizer, saved.tensors, options.resume->string());
+    global_step = saved.step;
+    log << "resumed from " << options.resume->string() << " at step " << global_step << std::endl;
+  }
+  if (recorder) describe_trace(*recorder, config, *backend, model.state());
+  log << "training " << config.net_name << " on " << config.dataset << " with "
+      << backend->describe() << ": " << config.epoch_size << " epochs of " << steps_per_epoch
+      << " steps, batch " << config.batch_size << std::endl;
+
+  const std::int64_t total_steps = config.epoch_size * steps_per_epoch;
+  const std::int64_t last_step =
+      options.max_steps > 0 ? std::min(total_steps, global_step + options.max_steps) : total_steps;
+  const Dims input_dims{config.batch_size, 3, config.train_image_size, config.train_image_size};
+  TrainSummary summary;
+  ProgressLine progress(last_step);
+  const auto run_start = Clock::now();
+  std::int64_t images = 0;
+
+  const auto save = [&](std::int64_t epoch, std::int64_t step_in_epoch) {
+    TrainingCheckpoint checkpoint;
+    checkpoint.tensors = export_state(*backend, model.state(), &optimizer);
+    checkpoint.epoch = epoch + 1;
+    checkpoint.step = global_step;
+    checkpoint.step_in_epoch = step_in_epoch;
+    checkpoint.rng_state = rng_state(config);
+    checkpoint.config_yaml = to_yaml(config);
+    summary.last_checkpoint = checkpoints.save(checkpoint);
+  };
+
+  while (global_step < last_step) {
+    const std::int64_t epoch = global_step / steps_per_epoch;
+    const auto epoch_start = Clock::now();
+    const std::int64_t first = global_step % steps_per_epoch;
+    loader->start_epoch(epoch, first);
+    double loss = 0.0;
+    std::int64_t step_in_epoch = first;
+    for (; step_in_epoch < steps_per_epoch && global_step < last_step; ++step_in_epoch) {
+      MaybeScope step_scope(recorder.get(), names.step, Category::kStep, global_step);
+      std::optional<Batch> batch;
+      {
+        MaybeScope phase(recorder.get(), names.data_wait, Category::kPhase);
+        batch = loader->next();
+      }
+      if (!batch) throw Error("the loader ended its epoch early", "train");
+      const double lr = learning_rates[static_cast<std::size_t>(global_step)];
+      ++global_step;
+      if (batch->n != config.batch_size) {
+        // Unreadable images were left out (skip_corrupt): no update this step.
+        ++summary.skipped_batches;
+        continue;
+      }
+      LossResult result;
+      {
+        MaybeScope phase(recorder.get(), names.forward, Category::kPhase);
+        const Tensor logits = model.forward(backend->from_host(input_dims, batch->images), Mode::kTrain);
+        result = softmax_cross_entropy(backend->to_host(logits), batch->labels, config.class_num,
+                                       loss_options);
+      }
+      {
+        MaybeScope phase(recorder.get(), names.backward, Category::kPhase);
+        model.backward(backend->from_host({config.batch_size, config.class_num}, result.grad_logits));
+      }
+      {
+        MaybeScope phase(recorder.get(), names.optimizer, Category::kPhase);
+        optimizer.step(lr);
+      }
+      loss = result.loss;
+      if (!std::isfinite(loss))
+        throw Error("the loss became " + format_number(loss, "%g") + " at step " +
+                        std::to_string(global_step),
+                    "train", "lower lr_max, or check the data");
+      if (recorder) {
+        recorder->counter(names.loss, loss);
+        recorder->counter(names.lr, lr);
+      }
+      images += batch->n;
+      ++summary.steps;
+      progress.update(epoch + 1, global_step, loss, lr, images);
+      if (options.log_every > 0 && (step_in_epoch + 1) % options.log_every == 0) {
+        progress.clear();
+        log << "epoch: " << epoch + 1 << " step: " << step_in_epoch + 1 << ", loss is "
+            << format_number(float(loss), "%.9g") << std::endl;
+      }
+    }
+    summary.last_loss = loss;
+    const bool epoch_done = step_in_epoch == steps_per_epoch;
+    progress.clear();
+    if (epoch_done && options.log_every == 0)
+      log << "epoch: " << epoch + 1 << " step: " << steps_per_epoch << ", loss is "
+          << format_number(float(loss), "%.9g") << std::endl;
+    const double epoch_ms = std::chrono::duration<double, std::milli>(Clock::now() - epoch_start).count();
+    log << "epoch time: " << format_number(epoch_ms, "%.3f") << " ms, per step time: "
+        << format_number(epoch_ms / double(std::max<std::int64_t>(1, step_in_epoch - first)), "%.3f")
+        << " ms" << std::endl;
+    if (epoch_done && eval_loader) print_eval(log, epoch + 1, evaluate_model(*backend, model, *eval_loader, config.class_num));
+    const bool scheduled = epoch_done && (epoch + 1) % config.save_checkpoint_epochs == 0;
+    if (config.save_checkpoint && (scheduled || global_step == last_step)) save(epoch, step_in_epoch);
+  }
+
+  const double seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+  summary.global_step = global_step;
+  summary.images_per_second = seconds > 0 ? double(images) / seconds : 0.0;
+  if (summary.skipped_batches > 0)
+    log::warning(std::to_string(summary.skipped_batches) +
+                 " steps were skipped: their batches lost unreadable images (skip_corrupt)");
+  log << "trained " << summary.steps << " steps in " << format_duration(seconds) << ", "
+      << format_number(summary.images_per_second, "%.1f") << " images/s" << std::endl;
+  if (summary.last_checkpoint) log << "checkpoint: " << summary.last_checkpoint->string() << std::endl;
+  return summary;
+}
+
+EvalResult evaluate_checkpoint(const TrainConfig& config, const std::filesystem::path& checkpoint,
+                               std::ostream& log) {
+  auto backend = make_backend(config);
+  Tracing tracing;
+  ResNet model(*backend, model_options(config), tracing);
+  const TrainingCheckpoint saved = read_checkpoint(checkpoint);
+  import_state(*backend, model.state(), nullptr, saved.tensors, checkpoint.string());
+  auto loader = make_eval_loader(config);
+  const auto start = Clock::now();
+  const EvalResult result = evaluate_model(*backend, model, *loader, config.class_num);
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  log << "evaluated " << checkpoint.string() << " (epoch " << saved.epoch << ", step "
+      << saved.step << ") on " << result.images << " images in " << format_duration(seconds)
+      << std::endl;
+  log << "top-1: " << format_number(result.top1 * 100, "%.2f")
+      << "%  top-5: " << format_number(result.top5 * 100, "%.2f")
+      << "%  loss: " << format_number(result.loss, "%.4f") << std::endl;
+  return result;
+}
+
+}  // namespace parity::trainer
