@@ -130,3 +130,29 @@ TEST_CASE("every ResNet depth has torchvision's parameter names and shapes", "[u
     }
   }
 }
+
+TEST_CASE("initial weights follow torchvision's distributions", "[unit]") {
+  auto backend = make_cpu_backend({});
+  Tracing tracing;
+  ResNet model(*backend, {50, 10, false, {2, 3, 64, 64}, 3, Stem::kImageNet}, tracing);
+  for (const Parameter& p : model.state().parameters) {
+    INFO(p.name);
+    const auto values = backend->to_host(p.tensors->value);
+    double sum = 0, squares = 0, largest = 0;
+    for (const float v : values) sum += v, squares += double(v) * v, largest = std::max(largest, double(std::abs(v)));
+    const double n = double(values.size()), mean = sum / n, std_dev = std::sqrt(squares / n - mean * mean);
+    if (p.shape.size() == 4 && values.size() >= 4096) {
+      // kaiming_normal_(mode="fan_out", nonlinearity="relu")
+      CHECK(std_dev == Approx(std::sqrt(2.0 / double(p.shape[0] * p.shape[2] * p.shape[3]))).epsilon(0.05));
+      CHECK(std::abs(mean) < 0.05 * std_dev);
+    } else if (p.name.starts_with("fc.")) {
+      // nn.Linear: U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = 2048
+      const double bound = 1.0 / std::sqrt(2048.0);
+      CHECK(largest <= bound);
+      if (p.name == "fc.weight") CHECK(std_dev == Approx(bound / std::sqrt(3.0)).epsilon(0.05));
+    } else if (p.shape.size() == 1) {
+      CHECK(std_dev == 0.0);
+      CHECK(mean == (p.name.ends_with(".weight") ? 1.0 : 0.0));
+    }
+  }
+}

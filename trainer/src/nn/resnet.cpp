@@ -117,7 +117,10 @@ ResNet::ResNet(Backend& backend, const ResNetOptions& options, Tracing& tracing)
 
 void ResNet::initialise(Backend& backend, const std::vector<std::string>& zeroed_weights) {
   Rng rng(options_.seed * 0x9E3779B97F4A7C15ull + 0x5EED);
-  const std::int64_t fc_in = state_.parameters.back().shape.back();
+  // fc.weight is [classes, features]; its fan-in bounds fc.weight and fc.bias.
+  const auto fc_weight = std::find_if(state_.parameters.begin(), state_.parameters.end(),
+                                      [](const Parameter& p) { return p.name == "fc.weight"; });
+  const std::int64_t fc_in = fc_weight->shape.at(1);
   for (const Parameter& p : state_.parameters) {
     const auto count = static_cast<std::size_t>(element_count(p.shape));
     std::vector<float> values(count);
