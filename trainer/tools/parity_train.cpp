@@ -1,6 +1,7 @@
 // `parity-train`: trains and evaluates the reference ResNet trainer.
 //   parity-train train --config FILE [--set k=v]... [--trace RUN.db] [--max-steps N]
-//                      [--resume CKPT] [--threads N] [--log-every N] [--eval]
+//                      [--time-limit MINUTES] [--resume CKPT] [--threads N] [--log-every N]
+//                      [--eval]
 //   parity-train eval  --config FILE --checkpoint CKPT [--set k=v]... [--threads N]
 //   parity-train keys  (every config key with its type, default and meaning)
 // Exit codes: 0 done, 2 could not run (bad config, bad data, bad checkpoint).
@@ -58,6 +59,9 @@ int main(int argc, char** argv) {
   train_config.add_to(*train);
   train->add_option("--trace", trace, "record a trace database (must not exist yet)");
   train->add_option("--max-steps", options.max_steps, "stop after N steps (a checkpoint is written)")
+      ->check(CLI::NonNegativeNumber);
+  train->add_option("--time-limit", options.time_limit_minutes,
+                    "stop after the step that passes this many minutes (a checkpoint is written)")
       ->check(CLI::NonNegativeNumber);
   train->add_option("--resume", resume, "continue exactly from this checkpoint")->check(CLI::ExistingFile);
   train->add_option("--log-every", options.log_every, "a loss line every N steps (default: each epoch)")

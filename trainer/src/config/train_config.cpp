@@ -62,7 +62,8 @@ const std::array<Key, 35> kKeys{{
      "checkpoint file names: PREFIX-EPOCH_STEP.safetensors"},
     {"threads", &TrainConfig::threads, "compute threads (0: all cores)"},
     {"seed", &TrainConfig::seed, "random seed"},
-    {"deterministic", &TrainConfig::deterministic, "bit-reproducible runs (slower)"},
+    {"deterministic", &TrainConfig::deterministic,
+     "pin OpenMP's thread count (no dynamic adjustment): bit-reproducible runs and resumes"},
 }};
 
 std::string valid_keys() {

@@ -29,7 +29,7 @@ using profiler::Category;
 std::string rng_state(const TrainConfig& config) { return "seed=" + std::to_string(config.seed); }
 
 std::unique_ptr<Backend> make_backend(const TrainConfig& config) {
-  return make_cpu_backend({static_cast<int>(config.threads)});
+  return make_cpu_backend({static_cast<int>(config.threads), config.deterministic});
 }
 
 ResNetOptions model_options(const TrainConfig& config) {
@@ -166,8 +166,16 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
   const Dims input_dims{config.batch_size, 3, config.train_image_size, config.train_image_size};
   TrainSummary summary;
   ProgressLine progress(last_step);
+  if (options.time_limit_minutes > 0)
+    log << "time limit: " << options.time_limit_minutes << " minutes" << std::endl;
   const auto run_start = Clock::now();
   std::int64_t images = 0;
+  const auto out_of_time = [&] {
+    return options.time_limit_minutes > 0 &&
+           std::chrono::duration<double>(Clock::now() - run_start).count() >
+               options.time_limit_minutes * 60.0;
+  };
+  std::int64_t stop_step = last_step;
 
   const auto save = [&](std::int64_t epoch, std::int64_t step_in_epoch) {
     TrainingCheckpoint checkpoint;
@@ -180,14 +188,14 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
     summary.last_checkpoint = checkpoints.save(checkpoint);
   };
 
-  while (global_step < last_step) {
+  while (global_step < stop_step) {
     const std::int64_t epoch = global_step / steps_per_epoch;
     const auto epoch_start = Clock::now();
     const std::int64_t first = global_step % steps_per_epoch;
     loader->start_epoch(epoch, first);
     double loss = 0.0;
     std::int64_t step_in_epoch = first;
-    for (; step_in_epoch < steps_per_epoch && global_step < last_step; ++step_in_epoch) {
+    for (; step_in_epoch < steps_per_epoch && global_step < stop_step; ++step_in_epoch) {
       MaybeScope step_scope(recorder.get(), names.step, Category::kStep, global_step);
       std::optional<Batch> batch;
       {
@@ -228,6 +236,7 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
       }
       images += batch->n;
       ++summary.steps;
+      if (out_of_time()) stop_step = global_step;
       progress.update(epoch + 1, global_step, loss, lr, images);
       if (options.log_every > 0 && (step_in_epoch + 1) % options.log_every == 0) {
         progress.clear();
@@ -247,7 +256,7 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
         << " ms" << std::endl;
     if (epoch_done && eval_loader) print_eval(log, epoch + 1, evaluate_model(*backend, model, *eval_loader, config.class_num));
     const bool scheduled = epoch_done && (epoch + 1) % config.save_checkpoint_epochs == 0;
-    if (config.save_checkpoint && (scheduled || global_step == last_step)) save(epoch, step_in_epoch);
+    if (config.save_checkpoint && (scheduled || global_step == stop_step)) save(epoch, step_in_epoch);
   }
 
   const double seconds = std::chrono::duration<double>(Clock::now() - run_start).count();

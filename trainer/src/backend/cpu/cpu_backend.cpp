@@ -22,6 +22,9 @@ class CpuBackend final : public Backend {
     // oneDNN runs on the OpenMP runtime it was built with (libgomp), which is
     // ours too: this sets the thread count of every primitive.
     omp_set_num_threads(options.threads > 0 ? options.threads : omp_get_num_procs());
+    // oneDNN's CPU primitives give the same bits for the same thread count;
+    // a dynamic OpenMP runtime could change the count between steps.
+    if (options.fixed_threads) omp_set_dynamic(0);
   }
 
   std::string_view name() const override { return "cpu"; }

@@ -10,7 +10,8 @@
 namespace parity::trainer {
 
 struct CpuBackendOptions {
-  int threads = 0;  // 0: all cores
+  int threads = 0;             // 0: all cores
+  bool fixed_threads = false;  // turn off OpenMP's dynamic thread adjustment
 };
 
 std::unique_ptr<Backend> make_cpu_backend(const CpuBackendOptions& options = {});

@@ -57,7 +57,7 @@ struct TrainConfig {
   // Runtime
   std::int64_t threads = 0;  // 0: all cores
   std::int64_t seed = 1;
-  bool deterministic = false;
+  bool deterministic = false;  // pin the thread count: bit-reproducible runs and resumes
 };
 
 // Reads `file` (empty: start from the defaults), then applies `overrides`

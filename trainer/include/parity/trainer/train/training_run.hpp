@@ -17,6 +17,7 @@ namespace parity::trainer {
 struct TrainOptions {
   std::optional<std::filesystem::path> trace;   // write a trace database here
   std::int64_t max_steps = 0;                   // stop after this many steps of this run (0: all)
+  double time_limit_minutes = 0;                // stop after the step that passes this (0: none)
   std::optional<std::filesystem::path> resume;  // continue from this checkpoint
   std::int64_t log_every = 0;                   // loss line every N steps (0: each epoch's end)
   bool eval_each_epoch = false;                 // top-1/top-5 on the test split after each epoch
