@@ -10,6 +10,7 @@
 
 #include "parity/core/error.hpp"
 #include "parity/importers/safetensors.hpp"
+#include "file_size_limit.hpp"
 #include "safetensors_fixture.hpp"
 #include "temp_dir.hpp"
 
@@ -140,21 +141,6 @@ TEST_CASE("the writer refuses what it cannot write and leaves no file", "[unit]"
 }
 
 TEST_CASE("a failed write removes the partial file", "[unit]") {
-  struct FileSizeLimit {  // writes past the limit fail with EFBIG, as on a full disk
-    explicit FileSizeLimit(rlim_t bytes) {
-      previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-      getrlimit(RLIMIT_FSIZE, &previous);
-      rlimit limit = previous;
-      limit.rlim_cur = bytes;
-      setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() {
-      setrlimit(RLIMIT_FSIZE, &previous);
-      std::signal(SIGXFSZ, previous_handler);
-    }
-    rlimit previous{};
-    void (*previous_handler)(int) = nullptr;
-  };
   TempDir dir;
   const auto big = parity::test::pattern_tensor("big", DType::kFloat32, {4096});
   {

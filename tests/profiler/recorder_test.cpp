@@ -10,6 +10,7 @@
 #include "parity/core/error.hpp"
 #include "parity/profiler/recorder.hpp"
 #include "parity/profiler/trace_reader.hpp"
+#include "file_size_limit.hpp"
 #include "log_capture.hpp"
 #include "temp_dir.hpp"
 
@@ -338,23 +339,6 @@ TEST_CASE("bad recorder options are refused with a clear error", "[unit]") {
 }
 
 TEST_CASE("a database that stops accepting writes never stops the recording thread", "[unit]") {
-  // Writes past the file-size limit fail with EFBIG (SIGXFSZ ignored), as on a full disk.
-  struct FileSizeLimit {
-    explicit FileSizeLimit(rlim_t bytes) {
-      previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-      getrlimit(RLIMIT_FSIZE, &previous);
-      rlimit limit = previous;
-      limit.rlim_cur = bytes;
-      setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() {
-      setrlimit(RLIMIT_FSIZE, &previous);
-      std::signal(SIGXFSZ, previous_handler);
-    }
-    rlimit previous{};
-    void (*previous_handler)(int) = nullptr;
-  };
-
   TempDir dir;
   ScopedLogCapture log;
   RecorderStats stats;

@@ -8,6 +8,7 @@
 #include <csignal>
 #include <set>
 
+#include "file_size_limit.hpp"
 #include "checkpoint_fixture.hpp"
 #include "parity/core/error.hpp"
 #include "parity/importers/safetensors.hpp"
@@ -34,23 +35,6 @@ TrainingCheckpoint big_checkpoint(std::int64_t epoch, std::int64_t step_in_epoch
       "layer1.0.conv1.weight", parity::DType::kFloat32, {64, 64, 3, 3}));
   return checkpoint;
 }
-
-// Writes past the limit fail with EFBIG (SIGXFSZ ignored), as on a full disk.
-struct FileSizeLimit {
-  explicit FileSizeLimit(rlim_t bytes) {
-    previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-    getrlimit(RLIMIT_FSIZE, &previous);
-    rlimit limit = previous;
-    limit.rlim_cur = bytes;
-    setrlimit(RLIMIT_FSIZE, &limit);
-  }
-  ~FileSizeLimit() {
-    setrlimit(RLIMIT_FSIZE, &previous);
-    std::signal(SIGXFSZ, previous_handler);
-  }
-  rlimit previous{};
-  void (*previous_handler)(int) = nullptr;
-};
 
 }  // namespace
 
