@@ -14,44 +14,14 @@ gradients computed in float64, the reference that tells float32 rounding
 (PyTorch's and ours) from a real difference.
 """
 import copy
-import json
-import struct
+import os
 import sys
 
 import torch
 import torchvision
 
-CODES = {"F32": torch.float32, "I64": torch.int64}
-NAMES = {torch.float32: "F32", torch.int64: "I64"}
-
-
-def read(path):
-    with open(path, "rb") as f:
-        blob = f.read()
-    (length,) = struct.unpack("<Q", blob[:8])
-    header = json.loads(blob[8:8 + length])
-    header.pop("__metadata__", None)
-    data = blob[8 + length:]
-    out = {}
-    for name, entry in header.items():
-        begin, end = entry["data_offsets"]
-        out[name] = torch.frombuffer(bytearray(data[begin:end]),
-                                     dtype=CODES[entry["dtype"]]).reshape(entry["shape"])
-    return out
-
-
-def write(path, tensors):
-    header, chunks, offset = {}, [], 0
-    for name, tensor in tensors.items():
-        raw = tensor.detach().contiguous().numpy().tobytes()
-        header[name] = {"dtype": NAMES[tensor.dtype], "shape": list(tensor.shape),
-                        "data_offsets": [offset, offset + len(raw)]}
-        chunks.append(raw)
-        offset += len(raw)
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(chunks))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+import torch_safetensors as safetensors_io  # noqa: E402
 
 
 def main(state_path, inputs_path, out_path, depth, stem, classes):
@@ -60,8 +30,8 @@ def main(state_path, inputs_path, out_path, depth, stem, classes):
     if stem == "small":
         model.conv1 = torch.nn.Conv2d(3, 64, 3, 1, 1, bias=False)
         model.maxpool = torch.nn.Identity()
-    model.load_state_dict(read(state_path), strict=True)
-    inputs = read(inputs_path)
+    model.load_state_dict(safetensors_io.read(state_path), strict=True)
+    inputs = safetensors_io.read(inputs_path)
     reference = copy.deepcopy(model).double().train()
     (reference(inputs["x"].double()) * inputs["r"].double()).sum().backward()
     model.train()
@@ -77,7 +47,7 @@ def main(state_path, inputs_path, out_path, depth, stem, classes):
     model.eval()
     with torch.no_grad():
         out["logits.eval"] = model(inputs["x"])
-    write(out_path, out)
+    safetensors_io.write(out_path, out)
 
 
 if __name__ == "__main__":

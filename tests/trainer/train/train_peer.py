@@ -23,45 +23,14 @@ inputs our tests hand it, through safetensors files.
     torch.optim.SGD's step, and "c<c>.dx": the input gradient (float64) of a
     3x3, padding-1 convolution with the final "conv" weight.
 """
-import json
-import struct
+import os
 import sys
 
 import torch
 import torch.nn.functional as F
 
-CODES = {"F64": torch.float64, "F32": torch.float32, "I64": torch.int64, "I32": torch.int32}
-NAMES = {dtype: code for code, dtype in CODES.items()}
-
-
-def read(path):
-    with open(path, "rb") as f:
-        blob = f.read()
-    (length,) = struct.unpack("<Q", blob[:8])
-    header = json.loads(blob[8:8 + length])
-    header.pop("__metadata__", None)
-    data = blob[8 + length:]
-    out = {}
-    for name, entry in header.items():
-        begin, end = entry["data_offsets"]
-        out[name] = torch.frombuffer(bytearray(data[begin:end]),
-                                     dtype=CODES[entry["dtype"]]).reshape(entry["shape"])
-    return out
-
-
-def write(path, tensors):
-    header, chunks, offset = {}, [], 0
-    for name, tensor in tensors.items():
-        raw = tensor.detach().contiguous().numpy().tobytes()
-        header[name] = {"dtype": NAMES[tensor.dtype], "shape": list(tensor.shape),
-                        "data_offsets": [offset, offset + len(raw)]}
-        chunks.append(raw)
-        offset += len(raw)
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(chunks))
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+import torch_safetensors as safetensors_io  # noqa: E402
 
 def mindspore_smoothed_loss(x, labels, eps):
     """MindSpore's CrossEntropySmooth: one-hot with on-value 1 - eps and
@@ -121,8 +90,8 @@ def sgd_runs(inputs):
 
 def main(mode, in_path, out_path):
     torch.set_num_threads(1)
-    inputs = read(in_path)
-    write(out_path, loss_cases(inputs) if mode == "loss" else sgd_runs(inputs))
+    inputs = safetensors_io.read(in_path)
+    safetensors_io.write(out_path, loss_cases(inputs) if mode == "loss" else sgd_runs(inputs))
 
 
 if __name__ == "__main__":

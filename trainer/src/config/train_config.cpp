@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <fstream>
 #include <array>
 #include <sstream>
 #include <variant>
@@ -106,8 +107,8 @@ void assign(TrainConfig& config, const Key& key, const YAML::Node& value, const 
   }
 }
 
-std::string location(const std::filesystem::path& file, const YAML::Mark& mark) {
-  return file.string() + ":" + std::to_string(mark.line + 1);
+std::string location(const std::string& source, const YAML::Mark& mark) {
+  return source + ":" + std::to_string(mark.line + 1);
 }
 
 template <class T>
@@ -171,24 +172,35 @@ void validate(const TrainConfig& c) {
   require(c.threads >= 0, "threads", "must not be negative", c.threads);
 }
 
+TrainConfig parse_train_config(const std::string& yaml, const std::string& source) {
+  TrainConfig config;
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml);
+  } catch (const YAML::Exception& error) {
+    throw Error("not valid YAML: " + error.msg, location(source, error.mark));
+  }
+  if (root.IsNull()) return config;
+  if (!root.IsMap()) throw Error("a config must be a map of key: value lines", source);
+  for (const auto& entry : root) {
+    const std::string where = location(source, entry.first.Mark());
+    assign(config, find_key(entry.first.as<std::string>(), where), entry.second, where);
+  }
+  validate(config);
+  return config;
+}
+
 TrainConfig load_train_config(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
   TrainConfig config;
   if (!file.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
       throw Error("config file not found", file.string(), "pass --config with a YAML file, see samples/configs/");
-    YAML::Node root;
-    try {
-      root = YAML::LoadFile(file.string());
-    } catch (const YAML::Exception& error) {
-      throw Error("not valid YAML: " + error.msg, location(file, error.mark));
-    }
-    if (!root.IsMap())
-      throw Error("a config file must be a map of key: value lines", file.string());
-    for (const auto& entry : root) {
-      const std::string where = location(file, entry.first.Mark());
-      assign(config, find_key(entry.first.as<std::string>(), where), entry.second, where);
-    }
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) throw Error("cannot read the config file", file.string());
+    config = parse_train_config(text.str(), file.string());
   }
   for (const auto& assignment : overrides) apply_override(config, assignment);
   validate(config);

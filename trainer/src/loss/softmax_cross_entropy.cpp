@@ -65,8 +65,16 @@ LossResult softmax_cross_entropy(std::span<const float> logits, std::span<const 
 
 std::int64_t count_top_k(std::span<const float> logits, std::span<const std::int32_t> labels,
                          std::int64_t classes, std::int64_t k) {
+  if (static_cast<std::int64_t>(logits.size()) != static_cast<std::int64_t>(labels.size()) * classes)
+    throw Error(std::to_string(logits.size()) + " logits for " + std::to_string(labels.size()) +
+                    " labels of " + std::to_string(classes) + " classes",
+                "top-k accuracy");
   std::int64_t hits = 0;
   for (std::size_t n = 0; n < labels.size(); ++n) {
+    if (labels[n] < 0 || labels[n] >= classes)
+      throw Error("label " + std::to_string(labels[n]) + " of sample " + std::to_string(n) +
+                      " is outside [0, " + std::to_string(classes) + ")",
+                  "top-k accuracy");
     const float* row = logits.data() + std::int64_t(n) * classes;
     const float own = row[labels[n]];
     // Rank = how many classes score higher (ties count for the label).

@@ -74,6 +74,25 @@ void print_eval(std::ostream& log, std::int64_t epoch, const EvalResult& r) {
       << format_number(r.loss, "%.4f") << " (" << r.images << " images)" << std::endl;
 }
 
+// A checkpoint's network settings must be this config's: said plainly
+// rather than as the first tensor that does not fit.
+void check_same_network(const TrainConfig& config, const TrainingCheckpoint& saved,
+                        const std::string& where) {
+  if (saved.config_yaml.empty()) return;
+  const TrainConfig trained = parse_train_config(saved.config_yaml, where + " (its config)");
+  const auto differ = [&](const std::string& key, const std::string& theirs, const std::string& ours) {
+    if (theirs != ours)
+      throw Error("the checkpoint is of " + key + " " + theirs + ", the config asks for " + ours, where,
+                  "use the config the checkpoint was trained with, or --set " + key + "=" + theirs);
+  };
+  differ("net_name", trained.net_name, config.net_name);
+  differ("class_num", std::to_string(trained.class_num), std::to_string(config.class_num));
+  differ("stem", std::string(uses_small_image_stem({1, 3, trained.train_image_size, trained.train_image_size},
+                                                   parse_stem(trained.stem)) ? "small" : "imagenet"),
+         std::string(uses_small_image_stem({1, 3, config.train_image_size, config.train_image_size},
+                                           parse_stem(config.stem)) ? "small" : "imagenet"));
+}
+
 struct PhaseNames {
   profiler::NameId step = profiler::intern("step");
   profiler::NameId data_wait = profiler::intern("data_wait");
@@ -99,6 +118,13 @@ class MaybeScope {
   std::optional<profiler::Scope> scope_;
 };
 
+// "64,3,7,7", as docs/trace-schema.md has the parameter table's shapes.
+std::string shape_text(const Dims& shape) {
+  std::string text;
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  return text;
+}
+
 void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Backend& backend,
                     const ModelState& state) {
   recorder.set_meta("trainer.model", config.net_name);
@@ -106,7 +132,7 @@ void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Bac
   recorder.set_meta("trainer.batch_size", std::to_string(config.batch_size));
   recorder.set_meta("trainer.dataset", config.dataset);
   for (const Parameter& p : state.parameters)
-    recorder.add_parameter({p.index, p.name, dims_text(p.shape), "float32", element_count(p.shape) * 4});
+    recorder.add_parameter({p.index, p.name, shape_text(p.shape), "float32", element_count(p.shape) * 4});
 }
 
 }  // namespace
@@ -151,6 +177,7 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
       throw Error("the checkpoint was trained with " + saved.rng_state + ", this run has " +
                       rng_state(config),
                   options.resume->string(), "resume with the same seed (--set seed=...)");
+    check_same_network(config, saved, options.resume->string());
     import_state(*backend, model.state(), &optimizer, saved.tensors, options.resume->string());
     global_step = saved.step;
     log << "resumed from " << options.resume->string() << " at step " << global_step << std::endl;
@@ -277,6 +304,7 @@ EvalResult evaluate_checkpoint(const TrainConfig& config, const std::filesystem:
   Tracing tracing;
   ResNet model(*backend, model_options(config), tracing);
   const TrainingCheckpoint saved = read_checkpoint(checkpoint);
+  check_same_network(config, saved, checkpoint.string());
   import_state(*backend, model.state(), nullptr, saved.tensors, checkpoint.string());
   auto loader = make_eval_loader(config);
   const auto start = Clock::now();

@@ -65,6 +65,9 @@ struct TrainConfig {
 TrainConfig load_train_config(const std::filesystem::path& file,
                               const std::vector<std::string>& overrides = {});
 
+// A config from YAML text (a checkpoint's stored config); `source` names it in errors.
+TrainConfig parse_train_config(const std::string& yaml, const std::string& source);
+
 // Applies one "key=value" override (for `--set`); validates nothing else.
 void apply_override(TrainConfig& config, std::string_view assignment);
 

@@ -1,0 +1,471 @@
+// End-to-end tests of the `parity-train` binary: real processes, configs in a
+// temporary folder, the synthetic dataset and a ResNet-18 on 16-pixel images
+// (one compute thread), so each run takes a second or two. They prove that a
+// resumed run continues bit for bit, that checkpoints are named and rotated
+// as documented and evaluate, that a traced run records every step, phase,
+// layer, gradient and counter the trace schema promises, and that every
+// kind of bad input stops the tool with exit code 2 and a message that says
+// what is wrong.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "parity/importers/safetensors.hpp"
+#include "parity/profiler/trace_reader.hpp"
+#include "parity/trainer/checkpoint/training_checkpoint.hpp"
+#include "parity/trainer/optim/lr_schedule.hpp"
+#include "process.hpp"
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using parity::profiler::Category;
+using parity::profiler::TraceReader;
+namespace sql = parity::profiler::sql;
+
+namespace {
+
+// A config as ordered key: value lines; set() replaces or appends a key.
+class Config {
+ public:
+  explicit Config(const fs::path& folder) {
+    set("net_name", "resnet18");
+    set("class_num", "4");
+    set("dataset", "synthetic");
+    set("synthetic_size", "48");  // 6 steps of 8 per epoch
+    set("train_image_size", "16");
+    set("eval_image_size", "16");
+    set("batch_size", "8");
+    set("epoch_size", "2");
+    set("lr_decay_mode", "cosine");
+    set("lr_max", "0.02");
+    set("momentum", "0.9");
+    set("weight_decay", "0.0001");
+    set("label_smooth_factor", "0.1");
+    set("num_workers", "1");
+    set("prefetch", "2");
+    set("threads", "1");
+    set("seed", "5");
+    set("deterministic", "true");
+    set("checkpoint_path", (folder / "checkpoints").string());
+    set("checkpoint_prefix", "run");
+  }
+  Config& set(const std::string& key, const std::string& value) {
+    for (auto& line : lines_)
+      if (line.first == key) {
+        line.second = value;
+        return *this;
+      }
+    lines_.emplace_back(key, value);
+    return *this;
+  }
+  fs::path write(const fs::path& path) const {
+    std::ofstream out(path);
+    for (const auto& [key, value] : lines_) out << key << ": " << value << '\n';
+    return path;
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> lines_;
+};
+
+ProcessResult parity_train(std::vector<std::string> args) {
+  args.insert(args.begin(), PARITY_TRAIN);
+  return run_process(args);
+}
+
+// The seeds' "epoch: E step: S, loss is L" lines, in order.
+std::vector<std::string> loss_lines(const std::string& out) {
+  std::vector<std::string> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("epoch: ") && line.find(", loss is ") != std::string::npos)
+      lines.push_back(line);
+  return lines;
+}
+
+// The path after "checkpoint: " in a training run's last lines.
+fs::path last_checkpoint(const std::string& out) {
+  const auto at = out.rfind("\ncheckpoint: ");
+  REQUIRE(at != std::string::npos);
+  const auto begin = at + std::string("\ncheckpoint: ").size();
+  return out.substr(begin, out.find('\n', begin) - begin);
+}
+
+std::set<std::string> file_names(const fs::path& folder) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder))
+    names.insert(entry.path().filename().string());
+  return names;
+}
+
+// A run that could not run: exit code 2, a message, no crash.
+void check_refused(const ProcessResult& result, const std::vector<std::string>& phrases) {
+  INFO("stdout: " << result.out << "\nstderr: " << result.err);
+  CHECK(result.exit_code == 2);
+  for (const auto& phrase : phrases) CHECK_THAT(result.err, Catch::Contains(phrase));
+  CHECK_THAT(result.err, !Catch::Contains("terminate called"));
+}
+
+}  // namespace
+
+TEST_CASE("a run stopped by --max-steps and resumed prints the losses of an uninterrupted run",
+          "[e2e]") {
+  // Deterministic mode, one thread: the loss lines of run A (12 steps in one
+  // go) and of B (4 steps, then a checkpoint) followed by C (resumed from
+  // B's checkpoint) must be the same strings, digit for digit. That needs
+  // the model, the momentum buffers, the BN statistics and counters, the
+  // step counters, the learning-rate position and the data order all
+  // restored exactly.
+  TempDir dir;
+  fs::create_directories(dir / "a");
+  fs::create_directories(dir / "bc");
+  const auto config_a = Config(dir / "a").write(dir / "a.yaml");
+  const auto config_bc = Config(dir / "bc").write(dir / "bc.yaml");
+
+  const auto a = parity_train({"train", "--config", config_a.string(), "--log-every", "1"});
+  INFO("A: " << a.err);
+  REQUIRE(a.exit_code == 0);
+  const auto b = parity_train(
+      {"train", "--config", config_bc.string(), "--log-every", "1", "--max-steps", "4"});
+  INFO("B: " << b.err);
+  REQUIRE(b.exit_code == 0);
+  const fs::path checkpoint = last_checkpoint(b.out);
+  CHECK(checkpoint.filename() == "run-1_4.safetensors");
+  const auto c = parity_train({"train", "--config", config_bc.string(), "--log-every", "1",
+                               "--resume", checkpoint.string()});
+  INFO("C: " << c.err);
+  REQUIRE(c.exit_code == 0);
+  CHECK_THAT(c.out, Catch::Contains("resumed from " + checkpoint.string() + " at step 4"));
+
+  const auto lines_a = loss_lines(a.out);
+  auto lines_bc = loss_lines(b.out);
+  const auto lines_c = loss_lines(c.out);
+  CHECK(lines_a.size() == 12);
+  CHECK(lines_bc.size() == 4);
+  CHECK(lines_c.size() == 8);
+  lines_bc.insert(lines_bc.end(), lines_c.begin(), lines_c.end());
+  CHECK(lines_bc == lines_a);
+  // Not a vacuous match: the printed loss itself changes from step to step.
+  std::set<std::string> losses;
+  for (const auto& line : lines_a) losses.insert(line.substr(line.find(", loss is ")));
+  CHECK(losses.size() == lines_a.size());
+
+  // And the final checkpoints hold the same bits: weights, buffers, momentum.
+  const auto final_a =
+      parity::trainer::read_checkpoint(dir / "a" / "checkpoints" / "run-2_6.safetensors");
+  const auto final_c =
+      parity::trainer::read_checkpoint(dir / "bc" / "checkpoints" / "run-2_6.safetensors");
+  REQUIRE(final_a.tensors.size() == final_c.tensors.size());
+  std::size_t momentum_buffers = 0;
+  for (std::size_t i = 0; i < final_a.tensors.size(); ++i) {
+    INFO(final_a.tensors[i].name);
+    CHECK(final_a.tensors[i].name == final_c.tensors[i].name);
+    CHECK(final_a.tensors[i].data == final_c.tensors[i].data);
+    momentum_buffers += final_a.tensors[i].name.starts_with(parity::trainer::kMomentumBufferPrefix);
+  }
+  CHECK(momentum_buffers == 62);  // one per ResNet-18 parameter
+  CHECK(final_a.step == 12);
+  CHECK(final_c.step == 12);
+}
+
+TEST_CASE("checkpoint files are named and rotated as documented and parity-train eval reads them",
+          "[e2e]") {
+  TempDir dir;
+  Config config(dir.path());
+  config.set("synthetic_size", "16").set("epoch_size", "3").set("keep_checkpoint_max", "2");
+  config.set("class_num", "10");  // so that top-5 is not trivially 100%
+  const auto file = config.write(dir / "run.yaml");
+  // A file of another prefix in the same folder must survive the rotation.
+  fs::create_directories(dir / "checkpoints");
+  std::ofstream(dir / "checkpoints" / "other-1_1.safetensors") << "not ours";
+
+  const auto run = parity_train({"train", "--config", file.string()});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  // Three epochs of 2 steps, a checkpoint after each, only the last two kept.
+  CHECK(file_names(dir / "checkpoints") == std::set<std::string>{"other-1_1.safetensors",
+                                                                 "run-2_2.safetensors",
+                                                                 "run-3_2.safetensors"});
+  CHECK(last_checkpoint(run.out) == dir / "checkpoints" / "run-3_2.safetensors");
+  const auto saved = parity::trainer::read_checkpoint(dir / "checkpoints" / "run-3_2.safetensors");
+  CHECK(saved.epoch == 3);
+  CHECK(saved.step == 6);
+  CHECK(saved.step_in_epoch == 2);
+  CHECK_THAT(saved.config_yaml, Catch::Contains("net_name: resnet18"));
+
+  const auto eval = parity_train({"eval", "--config", file.string(), "--checkpoint",
+                                  (dir / "checkpoints" / "run-3_2.safetensors").string()});
+  INFO(eval.out << eval.err);
+  REQUIRE(eval.exit_code == 0);
+  CHECK_THAT(eval.out, Catch::Contains("(epoch 3, step 6) on 16 images"));
+  std::smatch match;
+  const std::regex accuracy(R"(top-1: (\d+\.\d\d)%  top-5: (\d+\.\d\d)%  loss: (\d+\.\d{4}))");
+  REQUIRE(std::regex_search(eval.out, match, accuracy));
+  const double top1 = std::stod(match[1]), top5 = std::stod(match[2]);
+  CHECK(top1 >= 0.0);
+  CHECK(top1 <= top5);
+  CHECK(top5 <= 100.0);
+  // 16 images: every accuracy is a multiple of 1/16 = 6.25%.
+  CHECK(std::fmod(top1, 6.25) == Approx(0.0).margin(0.01));
+  CHECK(std::fmod(top5, 6.25) == Approx(0.0).margin(0.01));
+}
+
+TEST_CASE("a traced run records what the trace schema promises for every training step", "[e2e]") {
+  constexpr std::int64_t kSteps = 3;
+  TempDir dir;
+  Config config(dir.path());
+  config.set("synthetic_size", "24").set("epoch_size", "1");
+  const auto file = config.write(dir / "run.yaml");
+  const auto run = parity_train({"train", "--config", file.string(), "--log-every", "1", "--trace",
+                                 (dir / "run.db").string()});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto printed = loss_lines(run.out);
+  REQUIRE(printed.size() == std::size_t(kSteps));
+
+  TraceReader trace(dir / "run.db");
+  auto& db = trace.db();
+
+  {
+    INFO("meta holds the config, the command line and a clean finish");
+    CHECK(trace.meta_value("complete").value_or("") == "1");
+    CHECK(trace.meta_value("dropped_records").value_or("") == "0");
+    CHECK_THAT(trace.meta_value("command_line").value_or(""), Catch::Contains("--trace"));
+    const std::string yaml = trace.meta_value("config").value_or("");
+    CHECK_THAT(yaml, Catch::Contains("net_name: resnet18"));
+    CHECK_THAT(yaml, Catch::Contains("synthetic_size: 24"));
+    CHECK_THAT(yaml, Catch::Contains("batch_size: 8"));
+  }
+
+  // Every range, to walk from a layer up to its phase and step.
+  struct Range {
+    std::int64_t id, start, end;
+    std::optional<std::int64_t> parent, arg;
+    Category category;
+    std::string name;
+  };
+  std::map<std::int64_t, Range> ranges;
+  {
+    sql::Statement rows(
+        db, "SELECT id, start_ns, dur_ns, parent_id, arg, category, name_id FROM range");
+    while (rows.step()) {
+      Range r{rows.column_int(0),
+              rows.column_int(1),
+              rows.column_int(1) + rows.column_int(2),
+              std::nullopt,
+              std::nullopt,
+              Category(rows.column_int(5)),
+              trace.string(parity::profiler::NameId(rows.column_int(6)))};
+      if (!rows.column_is_null(3)) r.parent = rows.column_int(3);
+      if (!rows.column_is_null(4)) r.arg = rows.column_int(4);
+      ranges[r.id] = r;
+    }
+  }
+  // The nearest enclosing range of a category.
+  const auto ancestor = [&](const Range& r, Category category) -> const Range* {
+    for (auto parent = r.parent; parent;) {
+      const auto it = ranges.find(*parent);
+      if (it == ranges.end()) return nullptr;
+      if (it->second.category == category) return &it->second;
+      parent = it->second.parent;
+    }
+    return nullptr;
+  };
+
+  std::map<std::int64_t, const Range*> steps;  // by step number
+  for (const auto& [id, r] : ranges)
+    if (r.category == Category::kStep) {
+      CHECK(r.name == "step");
+      REQUIRE(r.arg);
+      CHECK(steps.emplace(*r.arg, &r).second);  // one range per step
+    }
+  std::vector<std::int64_t> step_numbers;
+  for (const auto& [number, r] : steps) step_numbers.push_back(number);
+  REQUIRE(step_numbers == std::vector<std::int64_t>{0, 1, 2});
+  CHECK(sql::query_int(db, "SELECT count(*) FROM step") == kSteps);
+
+  // (step, phase name) -> the phase's range
+  std::map<std::pair<std::int64_t, std::string>, const Range*> phases;
+
+  {
+    INFO("every step holds data_wait, forward, backward and optimizer, in that order");
+    for (const auto& [number, step] : steps) {
+      std::vector<const Range*> children;
+      for (const auto& [id, r] : ranges)
+        if (r.category == Category::kPhase && r.parent == step->id) children.push_back(&r);
+      std::sort(children.begin(), children.end(),
+                [](const Range* x, const Range* y) { return x->start < y->start; });
+      std::vector<std::string> names;
+      for (const Range* r : children) {
+        names.push_back(r->name);
+        CHECK(r->start >= step->start);
+        CHECK(r->end <= step->end);
+      }
+      INFO("step " << number);
+      CHECK(names == std::vector<std::string>{"data_wait", "forward", "backward", "optimizer"});
+    }
+  }
+
+  for (const auto& [id, r] : ranges)
+    if (r.category == Category::kPhase)
+      if (const Range* step = ancestor(r, Category::kStep)) phases[{*step->arg, r.name}] = &r;
+
+  const auto parameters = trace.parameters();
+  {
+    INFO("the parameter table lists ResNet-18's parameters with torchvision's names");
+    REQUIRE(parameters.size() == 62);
+    CHECK(parameters.front().name == "conv1.weight");
+    CHECK(parameters.front().shape == "64,3,3,3");
+    CHECK(parameters.back().name == "fc.bias");
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+      CHECK(parameters[i].index == std::int64_t(i));
+  }
+
+  {
+    INFO("every module with a weight has one forward and one backward layer range per step");
+    // (module, phase, step) -> layer ranges
+    std::map<std::tuple<std::string, std::string, std::int64_t>, int> counts;
+    for (const auto& [id, r] : ranges) {
+      if (r.category != Category::kLayer) continue;
+      const Range* phase = ancestor(r, Category::kPhase);
+      const Range* step = ancestor(r, Category::kStep);
+      INFO("layer range " << r.name);
+      REQUIRE(phase);
+      REQUIRE(step);
+      ++counts[{r.name, phase->name, *step->arg}];
+    }
+    std::set<std::string> modules{"layer1", "layer1.0", "layer4", "layer4.1"};  // stages, blocks
+    for (const auto& p : parameters)
+      if (p.name.ends_with(".weight")) modules.insert(p.name.substr(0, p.name.size() - 7));
+    CHECK(modules.size() == 20 + 20 + 1 + 4);  // convs, batch norms, fc, stages and blocks
+    for (const std::string& module : modules)
+      for (std::int64_t s = 0; s < kSteps; ++s) {
+        INFO(module << " step " << s);
+        CHECK(counts[{module, "forward", s}] == 1);
+        CHECK(counts[{module, "backward", s}] == 1);
+      }
+  }
+
+  {
+    INFO("exactly one gradient_ready per parameter per step, inside that step's backward");
+    std::map<std::pair<std::int64_t, std::int64_t>, int> events;
+    sql::Statement rows(db, "SELECT step, param_idx, ts_ns, bytes FROM grad_ready");
+    while (rows.step()) {
+      const std::int64_t step = rows.column_int(0), index = rows.column_int(1);
+      ++events[{step, index}];
+      const auto backward = phases.find({step, "backward"});
+      INFO("step " << step << " parameter " << index);
+      REQUIRE(backward != phases.end());
+      CHECK(rows.column_int(2) >= backward->second->start);
+      CHECK(rows.column_int(2) <= backward->second->end);
+      REQUIRE(index < std::int64_t(parameters.size()));
+      CHECK(rows.column_int(3) == parameters[std::size_t(index)].bytes);
+    }
+    CHECK(events.size() == std::size_t(kSteps) * parameters.size());
+    for (std::int64_t s = 0; s < kSteps; ++s)
+      for (std::size_t p = 0; p < parameters.size(); ++p) {
+        INFO("step " << s << " parameter " << parameters[p].name);
+        CHECK(events[{s, std::int64_t(p)}] == 1);
+      }
+  }
+
+  {
+    INFO("loss and lr counters: one per step, the printed loss and the schedule's rate");
+    std::map<std::string, std::vector<std::pair<std::int64_t, double>>> series;
+    sql::Statement rows(db,
+                        "SELECT t.name_id, c.ts_ns, c.value FROM counter c JOIN track t ON "
+                        "t.id = c.track_id WHERE t.kind = 5 ORDER BY c.ts_ns");
+    while (rows.step())
+      series[trace.string(parity::profiler::NameId(rows.column_int(0)))].emplace_back(
+          rows.column_int(1), rows.column_double(2));
+    REQUIRE(series["loss"].size() == std::size_t(kSteps));
+    REQUIRE(series["lr"].size() == std::size_t(kSteps));
+    const auto rates = parity::trainer::generate_learning_rates(
+        {parity::trainer::LrDecayMode::kCosine, 0.0, 0.02, 0.0, 0.0, 1, kSteps});
+    for (std::int64_t s = 0; s < kSteps; ++s) {
+      const auto& [loss_ts, loss] = series["loss"][std::size_t(s)];
+      const auto& [lr_ts, lr] = series["lr"][std::size_t(s)];
+      INFO("step " << s);
+      CHECK(loss_ts >= steps[s]->start);
+      CHECK(loss_ts <= steps[s]->end);
+      CHECK(lr_ts >= steps[s]->start);
+      CHECK(lr_ts <= steps[s]->end);
+      char text[64];
+      std::snprintf(text, sizeof text, "%.9g", double(float(loss)));
+      CHECK_THAT(printed[std::size_t(s)], Catch::EndsWith(std::string(", loss is ") + text));
+      CHECK(lr == rates[std::size_t(s)]);
+    }
+  }
+
+  {
+    INFO("the training queue has producer and consumer samples");
+    const auto count = [&](int role) {
+      return sql::query_int(db,
+                            "SELECT count(*) FROM queue_sample q JOIN track t ON t.id = q.track_id "
+                            "JOIN string s ON s.id = t.name_id WHERE t.kind = 6 AND "
+                            "s.text = 'train_queue' AND q.role = " +
+                                std::to_string(role));
+    };
+    CHECK(count(1) >= kSteps);  // a put per batch
+    CHECK(count(2) >= kSteps);  // a get per batch
+  }
+}
+
+TEST_CASE(
+    "parity-train refuses bad configs and bad checkpoints with exit code 2 and a clear message",
+    "[e2e]") {
+  TempDir dir;
+  const auto good = Config(dir.path()).write(dir / "good.yaml");
+
+  SECTION("an unknown key names the key, the line and the valid keys") {
+    const auto file = Config(dir.path()).set("lr_maxx", "0.1").write(dir / "typo.yaml");
+    check_refused(
+        parity_train({"train", "--config", file.string()}),
+        {"unknown config key 'lr_maxx'", "typo.yaml:", "valid keys:", "lr_max", "batch_size"});
+    check_refused(parity_train({"train", "--config", good.string(), "--set", "bach_size=4"}),
+                  {"unknown config key 'bach_size'", "valid keys:"});
+  }
+  SECTION("a value of the wrong type or out of range names the key and the value") {
+    const auto file = Config(dir.path()).set("batch_size", "many").write(dir / "type.yaml");
+    check_refused(parity_train({"train", "--config", file.string()}),
+                  {"config key 'batch_size' expects an integer, got 'many'", "type.yaml:"});
+    check_refused(parity_train({"train", "--config", good.string(), "--set", "momentum=1.5"}),
+                  {"config key 'momentum' must lie in [0, 1), got 1.5"});
+    check_refused(parity_train({"train", "--config", good.string(), "--set", "net_name=resnet19"}),
+                  {"config key 'net_name' is 'resnet19'", "resnet18"});
+  }
+  SECTION("a missing config file is named") {
+    check_refused(parity_train({"train", "--config", (dir / "absent.yaml").string()}),
+                  {(dir / "absent.yaml").string()});
+  }
+  SECTION("--resume of a file that is not a checkpoint names the file") {
+    std::ofstream(dir / "notes.txt") << "these are not weights\n";
+    check_refused(parity_train({"train", "--config", good.string(), "--resume",
+                                (dir / "notes.txt").string()}),
+                  {(dir / "notes.txt").string()});
+    const std::vector<float> values(4, 1.f);
+    const std::vector<parity::importers::NamedTensor> tensors{
+        parity::importers::NamedTensor::from_values<float>("fc.bias", {4}, values)};
+    parity::importers::write_safetensors(dir / "plain.safetensors", tensors);
+    check_refused(parity_train({"train", "--config", good.string(), "--resume",
+                                (dir / "plain.safetensors").string()}),
+                  {"not a Parity training checkpoint", (dir / "plain.safetensors").string()});
+  }
+  SECTION("--resume of another network's checkpoint names both networks") {
+    // Folder and prefix say nothing of the network: the names must come
+    // from the checkpoint and the config.
+    const auto other = Config(dir / "other").set("net_name", "resnet34").write(dir / "other.yaml");
+    const auto trained = parity_train({"train", "--config", other.string(), "--max-steps", "1"});
+    INFO(trained.err);
+    REQUIRE(trained.exit_code == 0);
+    const fs::path checkpoint = last_checkpoint(trained.out);
+    check_refused(
+        parity_train({"train", "--config", good.string(), "--resume", checkpoint.string()}),
+        {checkpoint.string(), "resnet34", "resnet18"});
+  }
+}
