@@ -20,6 +20,7 @@
 
 #include "parity/core/dtype.hpp"
 #include "parity/importers/named_tensor.hpp"
+#include "parity/importers/tensor_source.hpp"
 
 namespace parity::importers {
 
@@ -107,5 +108,9 @@ struct SafetensorsWriteOptions {
 void write_safetensors(const std::filesystem::path& path, std::span<const NamedTensor> tensors,
                        const std::map<std::string, std::string>& metadata = {},
                        const SafetensorsWriteOptions& options = {});
+
+// A safetensors file as a TensorSource (format "safetensors"); our trainer's
+// checkpoints are such files.
+std::unique_ptr<TensorSource> open_safetensors_source(const std::filesystem::path& path);
 
 }  // namespace parity::importers
