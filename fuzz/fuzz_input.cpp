@@ -15,6 +15,10 @@ std::filesystem::path write_input(const std::uint8_t* data, std::size_t size,
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("parity-fuzz-" + std::to_string(::getpid()) +
                                       std::string(suffix));
+  // A fresh file each run: truncating one in place makes ext4 flush it to
+  // disk on close, which slows fuzzing about tenfold.
+  std::error_code ignored;
+  std::filesystem::remove(path, ignored);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   out.close();

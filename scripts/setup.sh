@@ -21,6 +21,7 @@ packages=(
   libjpeg62-turbo-dev                               # ImageFolder JPEG decoding
   libdnnl-dev                                       # CPU training kernels (oneDNN 2.6)
   catch2                                            # tests
+  protobuf-compiler                                 # encodes the MindSpore .ckpt test fixtures
   python3 python3-torch python3-torchvision         # the PyTorch peer of tests and benchmarks
 )
 

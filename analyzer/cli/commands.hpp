@@ -14,5 +14,7 @@ using Run = std::function<int()>;
 
 void add_info_command(CLI::App& app, Run& run);
 void add_export_command(CLI::App& app, Run& run);
+void add_diff_command(CLI::App& app, Run& run);
+void add_convert_command(CLI::App& app, Run& run);
 
 }  // namespace parity::cli

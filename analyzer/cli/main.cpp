@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   parity::cli::Run run;
   parity::cli::add_info_command(app, run);
   parity::cli::add_export_command(app, run);
+  parity::cli::add_diff_command(app, run);
+  parity::cli::add_convert_command(app, run);
 
   // CLI11 would read an unknown verb as a stray argument; name it instead.
   const auto is_verb = [&app](const std::string& word) {
@@ -26,7 +28,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1])) {
     std::cerr << "parity: error: unknown command '" << argv[1]
-              << "'\n  hint: the commands are: info, export (see parity --help)\n";
+              << "'\n  hint: the commands are: info, export, diff, convert (see parity --help)\n";
     return kCouldNotRun;
   }
   try {

@@ -84,10 +84,15 @@ TEST_CASE("parity --version and --help on every verb", "[e2e]") {
     CHECK(help.exit_code == 0);
     CHECK_THAT(help.out, Catch::Contains("trace"));
   }
+  for (const std::string verb : {"diff", "convert"}) {
+    const auto help = parity_cli({verb, "--help"});
+    INFO(verb);
+    CHECK(help.exit_code == 0);
+    CHECK_THAT(help.out, Catch::Contains("--map"));
+  }
   const auto help = parity_cli({"--help"});
   CHECK(help.exit_code == 0);
-  CHECK_THAT(help.out, Catch::Contains("info"));
-  CHECK_THAT(help.out, Catch::Contains("export"));
+  for (const std::string verb : {"info", "export", "diff", "convert"}) CHECK_THAT(help.out, Catch::Contains(verb));
 }
 
 TEST_CASE("bad usage exits with 2", "[e2e]") {

@@ -6,7 +6,9 @@ import struct
 
 import torch
 
-CODES = {"F64": torch.float64, "F32": torch.float32, "I64": torch.int64, "I32": torch.int32}
+CODES = {"F64": torch.float64, "F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16,
+         "I64": torch.int64, "I32": torch.int32, "I16": torch.int16, "I8": torch.int8,
+         "U8": torch.uint8, "BOOL": torch.bool}
 NAMES = {dtype: code for code, dtype in CODES.items()}
 
 
@@ -28,7 +30,9 @@ def read(path):
 def write(path, tensors):
     header, chunks, offset = {}, [], 0
     for name, tensor in tensors.items():
-        raw = tensor.detach().contiguous().numpy().tobytes()
+        # numpy has no bfloat16: its bytes travel as int16.
+        flat = tensor.detach().contiguous()
+        raw = (flat.view(torch.int16) if flat.dtype == torch.bfloat16 else flat).numpy().tobytes()
         header[name] = {"dtype": NAMES[tensor.dtype], "shape": list(tensor.shape),
                         "data_offsets": [offset, offset + len(raw)]}
         chunks.append(raw)

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,5 +54,11 @@ class TensorSource {
 // header, protobuf checkpoint), with the extension as a tie-breaker; a file
 // that is none of them is a parity::Error listing the formats tried.
 std::unique_ptr<TensorSource> open_tensor_file(const std::filesystem::path& path);
+
+// Writes `tensors` in the format of `path`'s extension: .safetensors, .ckpt
+// (MindSpore), .npz, or .npy (exactly one tensor). Throws parity::Error for
+// another extension (.pth included: Parity reads PyTorch files, never writes
+// them) and for whatever the format's writer refuses.
+void write_tensor_file(const std::filesystem::path& path, std::span<const NamedTensor> tensors);
 
 }  // namespace parity::importers

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -61,6 +62,16 @@ class ZipArchive {
   // uncompressed size exceeds `max_bytes`, when it inflates to more or fewer
   // bytes than declared, or on a CRC mismatch. Thread-safe.
   std::vector<std::byte> read_all(const ZipMember& member, std::uint64_t max_bytes) const;
+  // The whole member in order, inflated if needed, handed to `sink` in chunks
+  // of at most 64 KiB, so that a caller can place the bytes without holding
+  // the member twice. Checks as read_all; on a throw the sink may already
+  // have seen some (bad) bytes, which the caller must then discard.
+  using ChunkSink = std::function<void(std::span<const std::byte>)>;
+  void read_chunks(const ZipMember& member, std::uint64_t max_bytes, const ChunkSink& sink) const;
+  // The first min(max_bytes, uncompressed_size) bytes of the member, inflating
+  // only as far as needed (e.g. to read a header at its start). No CRC check:
+  // that needs the whole member. Thread-safe.
+  std::vector<std::byte> read_prefix(const ZipMember& member, std::uint64_t max_bytes) const;
 
  private:
   ZipArchive() = default;
