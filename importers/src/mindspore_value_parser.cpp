@@ -31,6 +31,15 @@ void reject_repeat(bool seen, std::string_view field, std::uint64_t offset) {
   if (seen) throw WireError(std::string(field) + " appears twice in one message", offset);
 }
 
+// A length-delimited field that may appear once in its message: checks both,
+// then marks it `seen`.
+void claim_length_delimited_once(FieldKey key, bool& seen, std::string_view field,
+                                 std::uint64_t offset) {
+  expect_wire_type(key, WireType::kLengthDelimited, field, offset);
+  reject_repeat(seen, field, offset);
+  seen = true;
+}
+
 void add_dim(std::vector<std::int64_t>& dims, std::uint64_t encoded, std::uint64_t offset) {
   // int64 fields are encoded as the two's complement of their value.
   const auto dim = static_cast<std::int64_t>(encoded);
@@ -68,16 +77,12 @@ EncodedTensor parse_tensor(ReadAheadWindow& file, ByteRange payload) {
         read_dims(file, reader, key, offset, tensor.dims);
         break;
       case kTensorType:
-        expect_wire_type(key, WireType::kLengthDelimited, "tensor_type", offset);
-        reject_repeat(has_type, "tensor_type", offset);
+        claim_length_delimited_once(key, has_type, "tensor_type", offset);
         tensor.tensor_type = reader.read_string(kMaxTensorTypeBytes, "tensor_type");
-        has_type = true;
         break;
       case kTensorContent:
-        expect_wire_type(key, WireType::kLengthDelimited, "tensor_content", offset);
-        reject_repeat(has_content, "tensor_content", offset);
+        claim_length_delimited_once(key, has_content, "tensor_content", offset);
         tensor.content = reader.read_length_delimited();
-        has_content = true;
         break;
       default:
         reader.skip(key.type);
@@ -100,10 +105,8 @@ void parse_value(ReadAheadWindow& file, ByteRange payload, EncodedValue& value) 
     const FieldKey key = reader.read_key();
     switch (key.number) {
       case kValueTag:
-        expect_wire_type(key, WireType::kLengthDelimited, "the tag", offset);
-        reject_repeat(has_tag, "the tag", offset);
+        claim_length_delimited_once(key, has_tag, "the tag", offset);
         value.tag = reader.read_string(kMaxTagBytes, "the tag");
-        has_tag = true;
         break;
       case kValueTensor:
         expect_wire_type(key, WireType::kLengthDelimited, "the tensor", offset);

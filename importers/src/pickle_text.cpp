@@ -37,38 +37,16 @@ bool is_octal(char c) { return c >= '0' && c <= '7'; }
 // One escape of a Python 2 string literal, starting after the backslash at
 // text[i]; appends its bytes and returns the index after it.
 std::optional<std::size_t> decode_escape(std::string_view text, std::size_t i, std::string& out) {
+  // The one-letter escapes and the bytes they stand for, position by position.
+  static constexpr std::string_view kLetters = "\\'\"abfnrtv";
+  static constexpr std::string_view kBytes = "\\'\"\a\b\f\n\r\t\v";
+  static_assert(kLetters.size() == kBytes.size());
   if (i >= text.size()) return std::nullopt;
+  if (const std::size_t at = kLetters.find(text[i]); at != std::string_view::npos) {
+    out.push_back(kBytes[at]);
+    return i + 1;
+  }
   switch (const char c = text[i]) {
-    case '\\':
-      out.push_back('\\');
-      return i + 1;
-    case '\'':
-      out.push_back('\'');
-      return i + 1;
-    case '"':
-      out.push_back('"');
-      return i + 1;
-    case 'a':
-      out.push_back('\a');
-      return i + 1;
-    case 'b':
-      out.push_back('\b');
-      return i + 1;
-    case 'f':
-      out.push_back('\f');
-      return i + 1;
-    case 'n':
-      out.push_back('\n');
-      return i + 1;
-    case 'r':
-      out.push_back('\r');
-      return i + 1;
-    case 't':
-      out.push_back('\t');
-      return i + 1;
-    case 'v':
-      out.push_back('\v');
-      return i + 1;
     case '\n':
       return i + 1;  // a line continuation
     case 'x': {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "expect_error.hpp"
 #include "parity/core/error.hpp"
 #include "parity/importers/safetensors.hpp"
 #include "safetensors_fixture.hpp"
@@ -23,17 +24,7 @@ namespace {
 // message holds `what` and whose location names the file and holds `where`.
 void expect_refused(const std::filesystem::path& path, const std::string& what,
                     const std::string& where) {
-  try {
-    const auto file = SafetensorsFile::open(path);
-    file.read_all();
-    FAIL("no error for " << path.filename().string() << "; expected: " << what);
-  } catch (const Error& e) {
-    INFO(e.what());
-    CHECK_THAT(e.what_failed(), Catch::Contains(what));
-    CHECK_THAT(e.where(), Catch::Contains(path.string()));
-    CHECK_THAT(e.where(), Catch::Contains(where));
-    CHECK_FALSE(e.hint().empty());
-  }
+  parity::test::expect_error([&] { SafetensorsFile::open(path).read_all(); }, what, path, where);
 }
 
 std::string f32_bytes(int count) { return std::string(static_cast<std::size_t>(count) * 4, '\1'); }

@@ -140,17 +140,8 @@ class PairingBuilder {
 
   // PyTorch's BatchNorm batch counter, left over when the other side has none.
   void mark_batch_counters() {
-    const auto has_counter = [](const std::vector<TensorEntry>& entries) {
-      return std::any_of(entries.begin(), entries.end(),
-                         [](const TensorEntry& e) { return e.name.ends_with("num_batches_tracked"); });
-    };
-    const std::string reason = "a PyTorch BatchNorm batch counter; the other file keeps none";
-    if (!has_counter(b_))
-      for (std::size_t i = 0; i < a_.size(); ++i)
-        if (!paired_a_[i] && !lonely_a_[i] && a_[i].name.ends_with("num_batches_tracked")) lonely_a_[i] = reason;
-    if (!has_counter(a_))
-      for (std::size_t j = 0; j < b_.size(); ++j)
-        if (!paired_b_[j] && !lonely_b_[j] && b_[j].name.ends_with("num_batches_tracked")) lonely_b_[j] = reason;
+    mark_batch_counters(a_, b_, paired_a_, lonely_a_);
+    mark_batch_counters(b_, a_, paired_b_, lonely_b_);
   }
 
   Pairing finish(std::string method) {
@@ -159,24 +150,34 @@ class PairingBuilder {
     pairing.pairs = std::move(pairs_);
     std::sort(pairing.pairs.begin(), pairing.pairs.end(),
               [](const auto& x, const auto& y) { return x.a < y.a; });
-    for (std::size_t i = 0; i < a_.size(); ++i) {
-      if (paired_a_[i]) continue;
-      if (lonely_a_[i])
-        pairing.no_counterpart_a.push_back({i, *lonely_a_[i]});
-      else
-        pairing.only_a.push_back(i);
-    }
-    for (std::size_t j = 0; j < b_.size(); ++j) {
-      if (paired_b_[j]) continue;
-      if (lonely_b_[j])
-        pairing.no_counterpart_b.push_back({j, *lonely_b_[j]});
-      else
-        pairing.only_b.push_back(j);
-    }
+    sort_unpaired(paired_a_, lonely_a_, pairing.only_a, pairing.no_counterpart_a);
+    sort_unpaired(paired_b_, lonely_b_, pairing.only_b, pairing.no_counterpart_b);
     return pairing;
   }
 
  private:
+  static void mark_batch_counters(const std::vector<TensorEntry>& side, const std::vector<TensorEntry>& other,
+                                  const std::vector<bool>& paired,
+                                  std::vector<std::optional<std::string>>& lonely) {
+    const auto is_counter = [](const TensorEntry& e) { return e.name.ends_with("num_batches_tracked"); };
+    if (std::any_of(other.begin(), other.end(), is_counter)) return;
+    for (std::size_t i = 0; i < side.size(); ++i)
+      if (!paired[i] && !lonely[i] && is_counter(side[i]))
+        lonely[i] = "a PyTorch BatchNorm batch counter; the other file keeps none";
+  }
+
+  static void sort_unpaired(const std::vector<bool>& paired,
+                            const std::vector<std::optional<std::string>>& lonely,
+                            std::vector<std::size_t>& only, std::vector<Lonely>& no_counterpart) {
+    for (std::size_t i = 0; i < paired.size(); ++i) {
+      if (paired[i]) continue;
+      if (lonely[i])
+        no_counterpart.push_back({i, *lonely[i]});
+      else
+        only.push_back(i);
+    }
+  }
+
   void add(ParameterPair pair) {
     paired_a_[pair.a] = paired_b_[pair.b] = true;
     lonely_a_[pair.a].reset();

@@ -39,7 +39,7 @@ Value exhaustive(const Matrix& score, std::size_t row, std::vector<bool>& used) 
 
 }  // namespace
 
-TEST_CASE("best_assignment matches exhaustive search", "[weights]") {
+TEST_CASE("best_assignment matches exhaustive search", "[unit][weights]") {
   std::mt19937 random(7);
   std::uniform_real_distribution<double> score(0.0, 5.0);
   std::bernoulli_distribution forbidden(0.3);
@@ -71,7 +71,7 @@ TEST_CASE("best_assignment matches exhaustive search", "[weights]") {
   }
 }
 
-TEST_CASE("best_assignment of empty and fully forbidden matrices", "[weights]") {
+TEST_CASE("best_assignment of empty and fully forbidden matrices", "[unit][weights]") {
   CHECK(best_assignment({}).empty());
   const Matrix none(3, std::vector<std::optional<double>>(2));
   for (const auto& row : best_assignment(none)) CHECK_FALSE(row.has_value());

@@ -27,7 +27,7 @@ const std::vector<std::string> kTorch{
 
 }  // namespace
 
-TEST_CASE("built-in maps rename batch norms and model_zoo modules both ways", "[weights]") {
+TEST_CASE("built-in maps rename batch norms and model_zoo modules both ways", "[unit][weights]") {
   const auto to_modelzoo = make_builtin_map("torch-to-modelzoo");
   const std::vector<std::string> expected{
       "conv1.weight", "bn1.gamma", "bn1.beta", "bn1.moving_mean", "bn1.moving_variance", "<none>",
@@ -52,7 +52,7 @@ TEST_CASE("built-in maps rename batch norms and model_zoo modules both ways", "[
   CHECK_FALSE(lonely[1].has_value());
 }
 
-TEST_CASE("rule files rewrite names in order and list names with no counterpart", "[weights]") {
+TEST_CASE("rule files rewrite names in order and list names with no counterpart", "[unit][weights]") {
   TempDir dir;
   std::ofstream(dir / "rules.yaml") << "rules:\n"
                                        "  - {from: '^backbone\\.', to: ''}\n"
@@ -68,7 +68,7 @@ TEST_CASE("rule files rewrite names in order and list names with no counterpart"
   CHECK(mapped(*make_name_map((dir / "rules.json").string()), {"cat"}) == std::vector<std::string>{"cbt"});
 }
 
-TEST_CASE("bad rule files and unknown maps are named", "[weights]") {
+TEST_CASE("bad rule files and unknown maps are named", "[unit][weights]") {
   TempDir dir;
   const auto refused = [](const std::string& spec, const std::string& message) {
     try {
@@ -89,7 +89,7 @@ TEST_CASE("bad rule files and unknown maps are named", "[weights]") {
   refused((dir / "broken.yaml").string(), "not valid YAML or JSON");
 }
 
-TEST_CASE("name features: numbers, letters and folded synonyms", "[weights]") {
+TEST_CASE("name features: numbers, letters and folded synonyms", "[unit][weights]") {
   const NameFeatures f = name_features("layer3.12.down_sample_layer.1.moving_variance");
   CHECK(f.module == "layer3.12.down_sample_layer.1");
   CHECK(f.numbers == std::vector<std::int64_t>{3, 12, 1});

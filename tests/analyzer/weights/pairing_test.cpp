@@ -58,7 +58,7 @@ void check_resnet50_pairing(const Pairing& pairing, const std::vector<importers:
 
 }  // namespace
 
-TEST_CASE("ResNet-50: all 267 MindSpore parameters pair with the right PyTorch ones", "[weights][pairing]") {
+TEST_CASE("ResNet-50: all 267 MindSpore parameters pair with the right PyTorch ones", "[unit][weights]") {
   TempDir dir;
   const auto torch_file = importers::open_safetensors_source(make_checkpoint(dir, "resnet50", "torch", "network", 0));
   const auto& torch = torch_file->entries();
@@ -79,7 +79,7 @@ TEST_CASE("ResNet-50: all 267 MindSpore parameters pair with the right PyTorch o
     }
 }
 
-TEST_CASE("auto pairing strips wrapper prefixes and reports what is left alone", "[weights][pairing]") {
+TEST_CASE("auto pairing strips wrapper prefixes and reports what is left alone", "[unit][weights]") {
   using importers::TensorEntry;
   const std::vector<TensorEntry> a{{"state_dict.conv.weight", DType::kFloat32, {8, 3, 3, 3}},
                                    {"state_dict.bn.weight", DType::kFloat32, {8}},

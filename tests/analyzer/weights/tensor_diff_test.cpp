@@ -21,7 +21,7 @@ NamedTensor floats(std::vector<float> values, std::vector<std::int64_t> shape = 
 
 }  // namespace
 
-TEST_CASE("compare_tensors agrees with a naive float64 reference", "[weights]") {
+TEST_CASE("compare_tensors agrees with a naive float64 reference", "[unit][weights]") {
   std::mt19937 random(3);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::vector<float> a(1000), b(1000);
@@ -55,7 +55,7 @@ TEST_CASE("compare_tensors agrees with a naive float64 reference", "[weights]") 
   CHECK_FALSE(m.all_close());
 }
 
-TEST_CASE("compare_tensors: NaN is never close, equal infinities are", "[weights]") {
+TEST_CASE("compare_tensors: NaN is never close, equal infinities are", "[unit][weights]") {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   const TensorMetrics m = compare_tensors(floats({1, nan, inf, 2}), floats({1, nan, inf, 2}), {});
   CHECK(m.nan_elements == 1);
@@ -66,7 +66,7 @@ TEST_CASE("compare_tensors: NaN is never close, equal infinities are", "[weights
   CHECK_FALSE(opposite.all_close());
 }
 
-TEST_CASE("compare_tensors across dtypes reads each exactly", "[weights]") {
+TEST_CASE("compare_tensors across dtypes reads each exactly", "[unit][weights]") {
   // 0.1 in float16 is 0.0999755859375; float32 0.1 differs from it by ~2.4e-5.
   NamedTensor half;
   half.name = "h";
@@ -83,13 +83,13 @@ TEST_CASE("compare_tensors across dtypes reads each exactly", "[weights]") {
   CHECK_FALSE(strict.all_close());
 }
 
-TEST_CASE("compare_tensors: cosine of zero tensors, count mismatch", "[weights]") {
+TEST_CASE("compare_tensors: cosine of zero tensors, count mismatch", "[unit][weights]") {
   CHECK(compare_tensors(floats({0, 0}), floats({0, 0}), {}).cosine_similarity == 1);
   CHECK(compare_tensors(floats({0, 0}), floats({1, 0}), {}).cosine_similarity == 0);
   CHECK_THROWS_AS(compare_tensors(floats({1, 2}), floats({1, 2, 3}), {}), Error);
 }
 
-TEST_CASE("default tolerances follow torch.testing.assert_close", "[weights]") {
+TEST_CASE("default tolerances follow torch.testing.assert_close", "[unit][weights]") {
   CHECK(default_tolerance(DType::kFloat32).rtol == 1.3e-6);
   CHECK(default_tolerance(DType::kFloat32).atol == 1e-5);
   CHECK(default_tolerance(DType::kFloat16).rtol == 1e-3);

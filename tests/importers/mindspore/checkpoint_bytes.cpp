@@ -2,9 +2,7 @@
 
 #include <zlib.h>
 
-#include <catch2/catch.hpp>
-
-#include "parity/core/error.hpp"
+#include "expect_error.hpp"
 #include "parity/importers/mindspore_checkpoint.hpp"
 
 namespace parity::test::ckpt {
@@ -53,16 +51,7 @@ std::filesystem::path fixture(const std::string& name) {
 
 void expect_refused(const std::filesystem::path& path, const std::string& what,
                     const std::string& where) {
-  try {
-    read_all(*importers::open_mindspore_checkpoint(path));
-    FAIL("no error for " << path.filename().string() << "; expected: " << what);
-  } catch (const Error& e) {
-    INFO(e.what());
-    CHECK_THAT(e.what_failed(), Catch::Contains(what));
-    CHECK_THAT(e.where(), Catch::Contains(path.string()));
-    CHECK_THAT(e.where(), Catch::Contains(where));
-    CHECK_FALSE(e.hint().empty());
-  }
+  expect_error([&] { read_all(*importers::open_mindspore_checkpoint(path)); }, what, path, where);
 }
 
 std::vector<importers::NamedTensor> read_all(const importers::TensorSource& source) {

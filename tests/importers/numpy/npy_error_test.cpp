@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "../safetensors_fixture.hpp"
+#include "expect_error.hpp"
 #include "numpy_fixture.hpp"
 #include "parity/importers/numpy.hpp"
 #include "temp_dir.hpp"

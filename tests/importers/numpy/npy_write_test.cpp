@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "../safetensors_fixture.hpp"
+#include "expect_error.hpp"
 #include "file_size_limit.hpp"
 #include "numpy_fixture.hpp"
 #include "parity/importers/numpy.hpp"

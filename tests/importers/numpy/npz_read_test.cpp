@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "../safetensors_fixture.hpp"
+#include "expect_error.hpp"
 #include "numpy_fixture.hpp"
 #include "parity/importers/numpy.hpp"
 #include "temp_dir.hpp"

@@ -2,7 +2,6 @@
 
 #include <catch2/catch.hpp>
 
-#include "parity/core/error.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 
@@ -31,20 +30,6 @@ const std::vector<DType>& numpy_dtypes() {
                                             DType::kInt64,   DType::kInt32,   DType::kInt16,
                                             DType::kInt8,    DType::kUInt8,   DType::kBool};
   return dtypes;
-}
-
-void expect_error(const std::function<void()>& action, const std::string& what,
-                  const std::filesystem::path& file, const std::string& where) {
-  try {
-    action();
-    FAIL("no error; expected: " << what);
-  } catch (const Error& e) {
-    INFO(e.what());
-    CHECK_THAT(e.what_failed(), Catch::Contains(what));
-    CHECK_THAT(e.where(), Catch::Contains(file.string()));
-    CHECK_THAT(e.where(), Catch::Contains(where));
-    CHECK_FALSE(e.hint().empty());
-  }
 }
 
 std::string npy_bytes(std::string_view dict, std::string_view data, int major_version) {

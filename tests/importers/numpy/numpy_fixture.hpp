@@ -1,11 +1,11 @@
 // Helpers shared by numpy_importer_tests: the fixtures numpy_peer.py writes
-// (once per test process), raw .npy and zip byte surgery for damaged files,
-// and the check that an error names the file and the member.
+// (once per test process), and raw .npy and zip byte surgery for damaged
+// files. The check that an error names the file and the member is
+// parity::test::expect_error (expect_error.hpp).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,11 +23,6 @@ std::string run_numpy_peer(const std::string& command, const std::filesystem::pa
 
 // Every dtype NumPy and Parity share, by Parity's name (the fixtures' names).
 const std::vector<DType>& numpy_dtypes();
-
-// Runs `action`, expecting a parity::Error whose what() holds `what` and
-// whose where() holds the file's path and `where` (a member, a tensor).
-void expect_error(const std::function<void()>& action, const std::string& what,
-                  const std::filesystem::path& file, const std::string& where = {});
 
 // A .npy file: magic, version, length field, `dict` padded to 64 bytes, data.
 std::string npy_bytes(std::string_view dict, std::string_view data, int major_version = 1);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "../safetensors_fixture.hpp"
+#include "expect_error.hpp"
 #include "numpy_fixture.hpp"
 
 using parity::importers::ZipArchive;

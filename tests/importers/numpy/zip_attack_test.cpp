@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "../safetensors_fixture.hpp"
+#include "expect_error.hpp"
 #include "numpy_fixture.hpp"
 #include "parity/importers/numpy.hpp"
 #include "parity/importers/zip_archive.hpp"

@@ -3,6 +3,7 @@
 // or oversized pickle refused with an error rather than a crash.
 #include <catch2/catch.hpp>
 
+#include "expect_error.hpp"
 #include "parity/core/error.hpp"
 #include "parity/importers/pickle.hpp"
 #include "torch_fixture.hpp"
@@ -20,7 +21,18 @@ namespace {
 
 void expect_pickle_error(const std::string& bytes, const std::string& what,
                          const std::string& where = "test.pkl, offset") {
-  expect_error([&] { parse_pickle(bytes); }, what, where);
+  expect_error([&] { parse_pickle(bytes); }, what, {where});
+}
+
+// A protocol 2 pickle of one LONG1 integer: `bytes` little-endian, two's complement.
+Pickle parse_long1(const std::string& bytes) {
+  return parse_pickle(PickleBuilder()
+                          .proto(2)
+                          .raw("\x8a")
+                          .raw(std::string(1, static_cast<char>(bytes.size())))
+                          .raw(bytes)
+                          .stop()
+                          .bytes());
 }
 
 }  // namespace
@@ -49,23 +61,13 @@ TEST_CASE("a pickle stops at STOP and says where it ended", "[unit]") {
 
 TEST_CASE("integers beyond int64 are kept as bytes, within it as int64", "[unit]") {
   // 2**63 needs nine bytes; -2**63 fits in eight.
-  const Pickle large = parse_pickle(PickleBuilder()
-                                        .proto(2)
-                                        .raw("\x8a\x09")
-                                        .raw(std::string("\0\0\0\0\0\0\0\x80\0", 9))
-                                        .stop()
-                                        .bytes());
+  const Pickle large = parse_long1(std::string("\0\0\0\0\0\0\0\x80\0", 9));
   CHECK(large[large.root].kind == PickleKind::kLargeInt);
   CHECK(large[large.root].text.size() == 9);
-  const Pickle fits = parse_pickle(PickleBuilder()
-                                       .proto(2)
-                                       .raw("\x8a\x09")
-                                       .raw(std::string("\0\0\0\0\0\0\0\x80\xff", 9))
-                                       .stop()
-                                       .bytes());
+  const Pickle fits = parse_long1(std::string("\0\0\0\0\0\0\0\x80\xff", 9));
   CHECK(fits[fits.root].kind == PickleKind::kInt);
   CHECK(fits[fits.root].integer == INT64_MIN);
-  const Pickle empty = parse_pickle(PickleBuilder().proto(2).raw("\x8a\x00"s).stop().bytes());
+  const Pickle empty = parse_long1("");
   CHECK(empty[empty.root].integer == 0);
   // Protocols 0 and 1 write them as decimal text: the same bytes.
   const Pickle magic = parse_pickle("L119547037146038801333356L\n.");
@@ -222,17 +224,18 @@ TEST_CASE("stack, memo, value and line limits are enforced", "[unit]") {
   PickleLimits limits;
   limits.max_stack = 100;
   expect_error([&] { parse_with(std::string(200, 'N') + ".", limits); }, "stack grows past 100",
-               "limited.pkl, offset 100");
-  expect_error([&] { parse_with(std::string(200, '(') + ".", limits); }, "marks", "limited.pkl");
+               {"limited.pkl, offset 100"});
+  expect_error([&] { parse_with(std::string(200, '(') + ".", limits); }, "marks", {"limited.pkl"});
   limits = {};
   limits.max_memo = 10;
   std::string memo_heavy = "\x80\x04N";
   for (int i = 0; i < 20; ++i) memo_heavy += '\x94';
-  expect_error([&] { parse_with(memo_heavy + ".", limits); }, "memo grows past 10", "limited.pkl");
+  expect_error([&] { parse_with(memo_heavy + ".", limits); }, "memo grows past 10",
+               {"limited.pkl"});
   limits = {};
   limits.max_values = 50;
   expect_error([&] { parse_with("\x80\x02]" + std::string(60, 'N') + ".", limits); },
-               "more than 50 values", "limited.pkl");
+               "more than 50 values", {"limited.pkl"});
   limits = {};
   limits.max_string = 8;
   expect_error(
@@ -240,11 +243,11 @@ TEST_CASE("stack, memo, value and line limits are enforced", "[unit]") {
         parse_with(PickleBuilder().proto(3).op('C').raw("\x09").raw("123456789").stop().bytes(),
                    limits);
       },
-      "a bytes value of 9 bytes is longer than the limit of 8", "limited.pkl, offset 2");
+      "a bytes value of 9 bytes is longer than the limit of 8", {"limited.pkl, offset 2"});
   limits = {};
   limits.max_line = 16;
   expect_error([&] { parse_with("c" + std::string(40, 'a') + "\nb\n.", limits); },
-               "longer than 16 bytes", "limited.pkl");
+               "longer than 16 bytes", {"limited.pkl"});
 }
 
 TEST_CASE("copying a memoized container over and over is bounded", "[unit]") {
@@ -257,5 +260,5 @@ TEST_CASE("copying a memoized container over and over is bounded", "[unit]") {
   limits.max_values = 1000;
   PickleBytesInput input(std::as_bytes(std::span(bytes.data(), bytes.size())));
   expect_error([&] { parity::importers::read_pickle(input, "copies.pkl", limits); },
-               "copies more than 1000 values", "copies.pkl");
+               "copies more than 1000 values", {"copies.pkl"});
 }

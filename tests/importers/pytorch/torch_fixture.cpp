@@ -6,11 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "parity/core/error.hpp"
 #include "process.hpp"
 
 namespace parity::test {
@@ -163,19 +161,6 @@ void check_against_reference(const importers::TensorSource& source, const std::s
     CHECK(tensor.dtype == expected.dtype);
     CHECK(tensor.shape == expected.shape);
     CHECK(tensor.data == expected.data);
-  }
-}
-
-void expect_error(const std::function<void()>& action, const std::string& what,
-                  const std::string& where) {
-  try {
-    action();
-    FAIL("no error; expected: " << what);
-  } catch (const Error& e) {
-    INFO(e.what());
-    CHECK_THAT(e.what_failed(), Catch::Contains(what));
-    CHECK_THAT(e.where(), Catch::Contains(where));
-    CHECK_FALSE(e.hint().empty());
   }
 }
 

@@ -1,11 +1,11 @@
 // Shared by the PyTorch importer tests: the files torch_peer.py writes (once
-// per run), their reference dumps, a builder of hand-made pickles and legacy
-// checkpoints, and the check that an error names the file and the fault.
+// per run), their reference dumps, and a builder of hand-made pickles and
+// legacy checkpoints. The check that an error names the file and the fault is
+// parity::test::expect_error (expect_error.hpp).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,11 +30,6 @@ void check_against_reference(const importers::TensorSource& source, const std::s
 
 std::string read_file(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, std::string_view bytes);
-
-// Runs `action`, expecting a parity::Error whose message holds `what` and
-// whose location holds `where` (the file's path, at least).
-void expect_error(const std::function<void()>& action, const std::string& what,
-                  const std::string& where);
 
 // Hand-made pickles, one opcode at a time (protocol 2 unless proto() says).
 class PickleBuilder {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "expect_error.hpp"
 #include "parity/core/error.hpp"
 #include "parity/importers/torch_checkpoint.hpp"
 #include "temp_dir.hpp"
@@ -29,7 +30,7 @@ void open_and_read(const fs::path& path) {
 }
 
 void expect_refused(const fs::path& path, const std::string& what, const std::string& where = {}) {
-  expect_error([&] { open_and_read(path); }, what, path.string() + where);
+  expect_error([&] { open_and_read(path); }, what, {path.string() + where});
 }
 
 // A dict pickle {key: value, ...}; each value is a pickle fragment.

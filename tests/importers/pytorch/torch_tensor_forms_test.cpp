@@ -3,6 +3,7 @@
 // untyped storage and _rebuild_parameter_with_state), in hand-made files.
 #include <catch2/catch.hpp>
 
+#include "expect_error.hpp"
 #include "parity/importers/torch_checkpoint.hpp"
 #include "temp_dir.hpp"
 #include "torch_fixture.hpp"
@@ -69,7 +70,7 @@ TEST_CASE("PyTorch 2's _rebuild_tensor_v3 over an untyped storage reads with its
   write_legacy_checkpoint(temp / "uint16.pth", holding(uint16), {{"k", 16, four_floats()}});
   expect_error([&] { open_torch_checkpoint(temp / "uint16.pth"); },
                "its dtype uint16 is not supported",
-               (temp / "uint16.pth").string() + ", tensor 't'");
+               {(temp / "uint16.pth").string() + ", tensor 't'"});
 }
 
 TEST_CASE("PyTorch 0.4's _rebuild_tensor and PyTorch 2's Parameter with state read", "[unit]") {
@@ -86,6 +87,5 @@ TEST_CASE("PyTorch 0.4's _rebuild_tensor and PyTorch 2's Parameter with state re
   REQUIRE(source->entries().size() == 1);
   CHECK(source->entries()[0].shape == std::vector<std::int64_t>{2, 2});
   CHECK(source->read("t").values<float>() == std::vector<float>{1.5f, 0.25f, -2.0f, 8.0f});
-  expect_error([&] { source->read("missing"); }, "no tensor named 'missing'",
-               (temp / "old.pth").string());
+  expect_error([&] { source->read("missing"); }, "no tensor named 'missing'", temp / "old.pth");
 }
