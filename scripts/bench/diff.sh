@@ -35,14 +35,17 @@ PY
 cat "$work"/* >/dev/null  # into the page cache
 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-# Runs a command ROUNDS times; prints "median_seconds peak_rss_mb".
+# Runs a command ROUNDS times; prints "median_seconds peak_rss_mb". The exit
+# code is not checked: parity diff exits 1 because the two checkpoints differ.
 measure() {
   local times=() rss=()
   for ((r = 0; r < rounds; r++)); do
-    local out
-    out=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-    times+=("${out% *}")
-    rss+=("${out#* }")
+    local start end
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$work/rss" "$@" >/dev/null 2>&1 || true
+    end=$(date +%s%N)
+    times+=("$(awk -v ns=$((end - start)) 'BEGIN {printf "%.3f", ns / 1e9}')")
+    rss+=("$(tail -1 "$work/rss")")
   done
   echo "$(printf '%s\n' "${times[@]}" | median) $(($(printf '%s\n' "${rss[@]}" | sort -g | tail -1) / 1024))"
 }
