@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   auto backend = make_cpu_backend({});
   Tracing tracing;
   // torchvision's network: the ImageNet stem at every image size.
-  ResNet model(*backend, {depth, classes, false, {batch, 3, size, size}, 1, Stem::kImageNet}, tracing);
+  ResNet model(*backend, {depth, classes, false, {batch, 3, size, size}, 1, Stem::kImageNet, {}}, tracing);
   Sgd optimizer(*backend, model.state().parameters, {0.9, 0.0, false, 1e-4, 1.0});
 
   std::mt19937 engine(1);

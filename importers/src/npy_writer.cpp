@@ -20,19 +20,34 @@ std::string checked_header(const std::filesystem::path& path, const NamedTensor&
   return format_npy_header(tensor.dtype, tensor.shape, at_tensor(path, tensor));
 }
 
-}  // namespace
-
-void write_npy(const std::filesystem::path& path, const NamedTensor& tensor) {
-  const std::string header = checked_header(path, tensor);
+void write_header_and_data(const std::filesystem::path& path, const std::string& header,
+                           std::span<const std::byte> bytes) {
   FileDescriptor fd = create_for_writing(path, ".npy file");
   try {
     write_exactly(fd.get(), path, std::as_bytes(std::span(header)));
-    write_exactly(fd.get(), path, tensor.data);
+    write_exactly(fd.get(), path, bytes);
     fd.close_checked(path);
   } catch (...) {
     ::unlink(path.c_str());
     throw;
   }
+}
+
+}  // namespace
+
+void write_npy(const std::filesystem::path& path, const NamedTensor& tensor) {
+  write_header_and_data(path, checked_header(path, tensor), tensor.data);
+}
+
+void write_npy(const std::filesystem::path& path, DType dtype, std::span<const std::int64_t> shape,
+               std::span<const std::byte> bytes) {
+  const auto expected = checked_byte_size(dtype, shape);
+  if (!expected || *expected != static_cast<std::int64_t>(bytes.size()))
+    throw Error("the data holds " + std::to_string(bytes.size()) + " bytes, not the " +
+                    std::string(dtype_name(dtype)) + " elements of shape " + shape_to_string(shape),
+                path.string());
+  write_header_and_data(path, format_npy_header(dtype, shape, path.string()),
+                        bytes);
 }
 
 void write_npz(const std::filesystem::path& path, std::span<const NamedTensor> tensors,

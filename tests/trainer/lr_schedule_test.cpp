@@ -70,8 +70,18 @@ TEST_CASE("warmup_cosine is NVIDIA's recipe per step", "[unit]") {
   CHECK(rates.back() > 0.001);
 }
 
+TEST_CASE("constant warms up as steps does, then holds lr_max", "[unit]") {
+  const auto rates = generate_learning_rates(recipe(LrDecayMode::kConstant));
+  const auto steps = generate_learning_rates(recipe(LrDecayMode::kSteps));
+  REQUIRE(rates.size() == steps.size());
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    INFO("step " << i);
+    CHECK(rates[i] == (i < 10 ? steps[i] : recipe(LrDecayMode::kConstant).lr_max));
+  }
+}
+
 TEST_CASE("decay modes parse by their config names", "[unit]") {
-  for (const char* name : {"cosine", "steps", "poly", "warmup_cosine"})
+  for (const char* name : {"cosine", "steps", "poly", "warmup_cosine", "constant"})
     CHECK(lr_decay_mode_name(*parse_lr_decay_mode(name)) == name);
   CHECK_FALSE(parse_lr_decay_mode("exponential").has_value());
 }

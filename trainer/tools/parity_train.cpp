@@ -1,21 +1,81 @@
 // `parity-train`: trains and evaluates the reference ResNet trainer.
 //   parity-train train --config FILE [--set k=v]... [--trace RUN.db] [--max-steps N]
 //                      [--time-limit MINUTES] [--resume CKPT] [--threads N] [--log-every N]
-//                      [--eval]
+//                      [--eval] [--init-weights FILE] [--input-batch IMAGES.npy --input-labels LABELS.npy]
+//                      [--dump DIR [--dump-steps 0-2] [--dump-what fwd,bwd,params,grads]
+//                      [--dump-stats-only]] [--detect-anomaly] [--plant-bug KIND[:LAYER]]...
+//                      [--plant-nan LAYER@STEP]
 //   parity-train eval  --config FILE --checkpoint CKPT [--set k=v]... [--threads N]
 //   parity-train keys  (every config key with its type, default and meaning)
-// Exit codes: 0 done, 2 could not run (bad config, bad data, bad checkpoint).
+// Exit codes: 0 done, 1 --detect-anomaly stopped training at a NaN/Inf,
+// 2 could not run (bad config, bad data, bad checkpoint, bad option).
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
 #include "parity/core/error.hpp"
 #include "parity/core/version.hpp"
+#include "parity/trainer/debug/anomaly_detector.hpp"
 #include "parity/trainer/train/training_run.hpp"
 
 namespace {
 
+constexpr int kAnomaly = 1;
 constexpr int kCouldNotRun = 2;
+
+// The debugging options of `train`, as typed; turned into DebugOptions
+// (which validates them) after parsing.
+struct DebugArguments {
+  std::string init_weights, input_images, input_labels, dump, dump_steps = "all",
+      dump_what = "fwd,bwd,params,grads", plant_nan;
+  bool dump_stats_only = false, detect_anomaly = false;
+  std::vector<std::string> plant_bugs;
+
+  void add_to(CLI::App& command) {
+    command.add_option("--init-weights", init_weights,
+                       "start from these weights: a state_dict under torchvision names "
+                       "(.pth, .pt, .safetensors, .ckpt, .npz)")
+        ->check(CLI::ExistingFile);
+    command.add_option("--input-batch", input_images,
+                       "feed this float32 [N, 3, H, H] .npy batch at every step instead of the dataset "
+                       "(sets batch_size and train_image_size)")
+        ->check(CLI::ExistingFile);
+    command.add_option("--input-labels", input_labels, "the labels of --input-batch: an integer [N] .npy")
+        ->check(CLI::ExistingFile);
+    command.add_option("--dump", dump,
+                       "write tensors and a manifest here (docs/formats/dump.md); must not exist or be empty");
+    command.add_option("--dump-steps", dump_steps, "steps to dump: all, 3, 0-2 or a comma list (default all)");
+    command.add_option("--dump-what", dump_what,
+                       "what to dump: a comma list of fwd (outputs, input, loss), bwd (gradients flowing "
+                       "back), params (before/after the update), grads (parameters' gradients)");
+    command.add_flag("--dump-stats-only", dump_stats_only, "write the manifest with statistics, no arrays");
+    command.add_flag("--detect-anomaly", detect_anomaly,
+                     "check every tensor of every step; stop at the first NaN/Inf, naming the op (exit 1)");
+    command.add_option("--plant-bug", plant_bugs,
+                       "reproduce a migration bug: same-pad[:CONV], bn-eps[:BN], label-smooth, "
+                       "transpose-weight[:CONV] (repeatable)");
+    command.add_option("--plant-nan", plant_nan, "LAYER@STEP: put a NaN in LAYER's output at STEP");
+  }
+
+  parity::trainer::DebugOptions options() const {
+    parity::trainer::DebugOptions debug;
+    if (!init_weights.empty()) debug.init_weights = init_weights;
+    if (!input_images.empty()) debug.input_images = input_images;
+    if (!input_labels.empty()) debug.input_labels = input_labels;
+    if (!dump.empty()) {
+      parity::trainer::DumpOptions options;
+      options.dir = dump;
+      options.steps = parity::trainer::StepSelection::parse(dump_steps);
+      options.what = parity::trainer::DumpContents::parse(dump_what);
+      options.stats_only = dump_stats_only;
+      debug.dump = options;
+    }
+    debug.detect_anomaly = detect_anomaly;
+    for (const std::string& bug : plant_bugs) debug.bugs.push_back(parity::trainer::PlantedBug::parse(bug));
+    if (!plant_nan.empty()) debug.nan = parity::trainer::PlantedNan::parse(plant_nan);
+    return debug;
+  }
+};
 
 std::string joined_command_line(int argc, char** argv) {
   std::string line;
@@ -67,6 +127,8 @@ int main(int argc, char** argv) {
   train->add_option("--log-every", options.log_every, "a loss line every N steps (default: each epoch)")
       ->check(CLI::NonNegativeNumber);
   train->add_flag("--eval", options.eval_each_epoch, "top-1/top-5 on the test split after every epoch");
+  DebugArguments debug;
+  debug.add_to(*train);
 
   CLI::App* eval = app.add_subcommand("eval", "top-1 and top-5 accuracy of a checkpoint");
   eval_config.add_to(*eval);
@@ -95,8 +157,13 @@ int main(int argc, char** argv) {
     }
     if (!trace.empty()) options.trace = trace;
     if (!resume.empty()) options.resume = resume;
+    options.debug = debug.options();
     parity::trainer::train(train_config.load(), options, std::cout);
     return 0;
+  } catch (const parity::trainer::AnomalyDetected& anomaly) {
+    std::cout << std::flush;
+    std::cerr << "parity-train: " << anomaly.anomaly().report();
+    return kAnomaly;
   } catch (const std::exception& error) {
     std::cerr << "parity-train: error: " << error.what() << '\n';
     return kCouldNotRun;

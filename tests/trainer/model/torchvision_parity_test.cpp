@@ -45,7 +45,7 @@ double l2_relative(const std::vector<float>& a, const std::vector<float>& b) {
 void compare_with_torchvision(int depth, Stem stem, const Dims& input, std::int64_t classes) {
   auto backend = make_cpu_backend({});
   Tracing tracing;
-  ResNet model(*backend, {depth, classes, false, input, 7, stem}, tracing);
+  ResNet model(*backend, {depth, classes, false, input, 7, stem, {}}, tracing);
   TempDir dir;
   const auto state = export_state(*backend, model.state(), nullptr);
   parity::importers::write_safetensors(dir / "state.safetensors", state);
@@ -116,7 +116,7 @@ TEST_CASE("every ResNet depth has torchvision's parameter names and shapes", "[u
       {101, {626, 44549160}}, {152, {932, 60192808}}};
   for (const auto& [depth, counts] : expected) {
     DYNAMIC_SECTION("resnet" << depth) {
-      ResNet model(*backend, {depth, 1000, true, {2, 3, 64, 64}, 1, Stem::kImageNet}, tracing);
+      ResNet model(*backend, {depth, 1000, true, {2, 3, 64, 64}, 1, Stem::kImageNet, {}}, tracing);
       CHECK(model.state().entries.size() == counts.first);
       std::int64_t parameters = 0;
       for (const Parameter& p : model.state().parameters) parameters += element_count(p.shape);
@@ -134,7 +134,7 @@ TEST_CASE("every ResNet depth has torchvision's parameter names and shapes", "[u
 TEST_CASE("initial weights follow torchvision's distributions", "[unit]") {
   auto backend = make_cpu_backend({});
   Tracing tracing;
-  ResNet model(*backend, {50, 10, false, {2, 3, 64, 64}, 3, Stem::kImageNet}, tracing);
+  ResNet model(*backend, {50, 10, false, {2, 3, 64, 64}, 3, Stem::kImageNet, {}}, tracing);
   for (const Parameter& p : model.state().parameters) {
     INFO(p.name);
     const auto values = backend->to_host(p.tensors->value);

@@ -42,7 +42,7 @@ const std::array<Key, 35> kKeys{{
     {"synthetic_size", &TrainConfig::synthetic_size, "images in the synthetic dataset"},
     {"batch_size", &TrainConfig::batch_size, "images per step (per rank)"},
     {"epoch_size", &TrainConfig::epoch_size, "epochs to train"},
-    {"lr_decay_mode", &TrainConfig::lr_decay_mode, "cosine (seed), steps, poly or warmup_cosine"},
+    {"lr_decay_mode", &TrainConfig::lr_decay_mode, "cosine (seed), steps, poly, warmup_cosine or constant"},
     {"lr_init", &TrainConfig::lr_init, "learning rate at the start of warmup"},
     {"lr_max", &TrainConfig::lr_max, "peak learning rate"},
     {"lr_end", &TrainConfig::lr_end, "final learning rate (warmup_cosine)"},

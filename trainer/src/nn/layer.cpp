@@ -30,6 +30,8 @@ Tensor Layer::run_forward(const Tensor& x, Mode mode) {
 
 Tensor Layer::run_backward(const Tensor& dy) {
   Tensor dx = op_->backward(dy);
+  if (TensorObserver* observer = tracing().observer)
+    for (const Parameter& p : parameters_) observer->parameter_grad(*this, p);
   if (profiler::Recorder* recorder = tracing().recorder)
     for (const Parameter& p : parameters_)
       recorder->gradient_ready(p.index, static_cast<std::uint64_t>(element_count(p.shape)) * 4);

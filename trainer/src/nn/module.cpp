@@ -14,12 +14,16 @@ std::string Module::child_name(std::string_view child) const {
 Tensor Module::forward(const Tensor& x, Mode mode) {
   std::optional<profiler::Scope> scope;
   if (tracing_.recorder && !name_.empty()) scope.emplace(*tracing_.recorder, trace_name_, profiler::Category::kLayer);
-  return run_forward(x, mode);
+  Tensor y = run_forward(x, mode);
+  if (tracing_.observer && mode == Mode::kTrain && !op_kind().empty())
+    tracing_.observer->forward_output(*this, y);
+  return y;
 }
 
 Tensor Module::backward(const Tensor& dy) {
   std::optional<profiler::Scope> scope;
   if (tracing_.recorder && !name_.empty()) scope.emplace(*tracing_.recorder, trace_name_, profiler::Category::kLayer);
+  if (tracing_.observer && !op_kind().empty()) tracing_.observer->grad_output(*this, dy);
   return run_backward(dy);
 }
 

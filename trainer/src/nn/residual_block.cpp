@@ -1,12 +1,15 @@
 #include "parity/trainer/nn/residual_block.hpp"
 
+#include "parity/core/error.hpp"
+
 namespace parity::trainer {
 namespace {
 
-Dims conv_output(const Dims& in, std::int64_t channels, std::int64_t kernel, std::int64_t stride) {
-  const auto out = [&](std::int64_t size) { return (size + 2 * (kernel / 2) - kernel) / stride + 1; };
-  return {in[0], channels, out(in[2]), out(in[3])};
+Dims conv_output(const Dims& in, const Conv2dSpec& spec) {
+  return {in[0], spec.out_channels, spec.output_size(in[2]), spec.output_size(in[3])};
 }
+
+const LayerAdjustments kNoAdjustments;
 
 }  // namespace
 
@@ -26,27 +29,36 @@ ResidualBlock::ResidualBlock(std::string name, Tracing& tracing, Backend& backen
           ? std::vector<Conv>{{3, spec.width, spec.stride}, {3, spec.width, 1}}
           : std::vector<Conv>{{1, spec.width, 1}, {3, spec.width, spec.stride}, {1, out_channels, 1}};
 
+  const LayerAdjustments& adjust = spec.adjustments ? *spec.adjustments : kNoAdjustments;
+  const auto add_conv = [&](std::vector<std::unique_ptr<Layer>>& branch, const std::string& child,
+                            const Conv2dSpec& conv) {
+    const Conv2dSpec adjusted = adjust.adjusted(child_name(child), conv);
+    branch.push_back(std::make_unique<Layer>(child_name(child), tracing, backend.conv2d(adjusted)));
+    return conv_output(conv.input, adjusted);
+  };
+  const auto add_batch_norm = [&](std::vector<std::unique_ptr<Layer>>& branch,
+                                  const std::string& child, const BatchNormSpec& bn) {
+    branch.push_back(std::make_unique<Layer>(child_name(child), tracing,
+                                             backend.batch_norm(adjust.adjusted(child_name(child), bn)),
+                                             Layer::kBatchNorm));
+  };
+
   Dims shape = spec.input;
   for (std::size_t i = 0; i < convs.size(); ++i) {
     const Conv& c = convs[i];
     const std::string index = std::to_string(i + 1);
-    main_.push_back(std::make_unique<Layer>(
-        child_name("conv" + index), tracing,
-        backend.conv2d({shape[1], c.channels, c.kernel, c.stride, c.kernel / 2, shape, true})));
-    shape = conv_output(shape, c.channels, c.kernel, c.stride);
+    shape = add_conv(main_, "conv" + index, {shape[1], c.channels, c.kernel, c.stride, c.kernel / 2, shape});
     const bool last = i + 1 == convs.size();
-    main_.push_back(std::make_unique<Layer>(
-        child_name("bn" + index), tracing,
-        backend.batch_norm({c.channels, 1e-5, 0.1, !last, shape}), Layer::kBatchNorm));
+    add_batch_norm(main_, "bn" + index, {c.channels, 1e-5, 0.1, !last, shape});
   }
   output_ = shape;
   if (spec.stride != 1 || spec.in_channels != out_channels) {
-    shortcut_.push_back(std::make_unique<Layer>(
-        child_name("downsample.0"), tracing,
-        backend.conv2d({spec.in_channels, out_channels, 1, spec.stride, 0, spec.input, true})));
-    shortcut_.push_back(std::make_unique<Layer>(
-        child_name("downsample.1"), tracing,
-        backend.batch_norm({out_channels, 1e-5, 0.1, false, output_}), Layer::kBatchNorm));
+    if (add_conv(shortcut_, "downsample.0", {spec.in_channels, out_channels, 1, spec.stride, 0, spec.input}) !=
+        output_)
+      throw Error(child_name("downsample.0") + "'s output does not match the main branch's " +
+                      dims_text(output_),
+                  "model", "adjust the padding of both branches alike");
+    add_batch_norm(shortcut_, "downsample.1", {out_channels, 1e-5, 0.1, false, output_});
   }
 }
 

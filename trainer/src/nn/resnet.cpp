@@ -73,16 +73,17 @@ ResNet::ResNet(Backend& backend, const ResNetOptions& options, Tracing& tracing)
 
   Dims shape = options.input;
   const std::int64_t stem_kernel = small ? 3 : 7, stem_stride = small ? 1 : 2;
-  root_.add(std::make_unique<Layer>(
-      "conv1", tracing,
-      backend.conv2d({3, 64, stem_kernel, stem_stride, stem_kernel / 2, shape, false})));
+  const LayerAdjustments& adjust = options.adjustments;
+  const Conv2dSpec stem_conv =
+      adjust.adjusted("conv1", {3, 64, stem_kernel, stem_stride, stem_kernel / 2, shape, false});
+  root_.add(std::make_unique<Layer>("conv1", tracing, backend.conv2d(stem_conv)));
   const auto after_stride = [](std::int64_t size, std::int64_t kernel, std::int64_t stride) {
     return (size + 2 * (kernel / 2) - kernel) / stride + 1;
   };
-  shape = {shape[0], 64, after_stride(shape[2], stem_kernel, stem_stride),
-           after_stride(shape[3], stem_kernel, stem_stride)};
-  root_.add(std::make_unique<Layer>("bn1", tracing, backend.batch_norm({64, 1e-5, 0.1, true, shape}),
-                                    Layer::kBatchNorm));
+  shape = {shape[0], 64, stem_conv.output_size(shape[2]), stem_conv.output_size(shape[3])};
+  root_.add(std::make_unique<Layer>(
+      "bn1", tracing, backend.batch_norm(adjust.adjusted("bn1", {64, 1e-5, 0.1, true, shape})),
+      Layer::kBatchNorm));
   if (!small) {
     root_.add(std::make_unique<Layer>("maxpool", tracing, backend.max_pool({3, 2, 1, shape})));
     shape = {shape[0], 64, after_stride(shape[2], 3, 2), after_stride(shape[3], 3, 2)};
@@ -95,7 +96,7 @@ ResNet::ResNet(Backend& backend, const ResNetOptions& options, Tracing& tracing)
     auto sequence = std::make_unique<Sequential>(stage_name, tracing);
     const std::int64_t width = 64 << stage;
     for (int b = 0; b < arch.blocks[stage]; ++b) {
-      const BlockSpec spec{arch.kind, channels, width, (b == 0 && stage > 0) ? 2 : 1, shape};
+      const BlockSpec spec{arch.kind, channels, width, (b == 0 && stage > 0) ? 2 : 1, shape, &adjust};
       auto block = std::make_unique<ResidualBlock>(sequence->next_child_name(std::to_string(b)),
                                                    tracing, backend, spec);
       shape = block->output_dims();

@@ -11,11 +11,12 @@
 namespace parity::trainer {
 namespace {
 
-constexpr std::array<std::pair<LrDecayMode, std::string_view>, 4> kModeNames{{
+constexpr std::array<std::pair<LrDecayMode, std::string_view>, 5> kModeNames{{
     {LrDecayMode::kCosine, "cosine"},
     {LrDecayMode::kSteps, "steps"},
     {LrDecayMode::kPoly, "poly"},
     {LrDecayMode::kWarmupCosine, "warmup_cosine"},
+    {LrDecayMode::kConstant, "constant"},
 }};
 
 void validate(const LrSchedule& s, std::int64_t total_steps, std::int64_t warmup_steps) {
@@ -49,6 +50,11 @@ double model_zoo_steps(const LrSchedule& s, std::int64_t i, std::int64_t total, 
   if (step < 0.6 * steps) return s.lr_max * 0.1;
   if (step < 0.8 * steps) return s.lr_max * 0.01;
   return s.lr_max * 0.001;
+}
+
+double constant(const LrSchedule& s, std::int64_t i, std::int64_t /*total*/, std::int64_t warmup) {
+  if (i < warmup) return s.lr_init + (s.lr_max - s.lr_init) * static_cast<double>(i) / static_cast<double>(warmup);
+  return s.lr_max;
 }
 
 double model_zoo_poly(const LrSchedule& s, std::int64_t i, std::int64_t total, std::int64_t warmup) {
@@ -95,6 +101,7 @@ std::vector<double> generate_learning_rates(const LrSchedule& s) {
       case LrDecayMode::kSteps: rates.push_back(model_zoo_steps(s, i, total, warmup)); break;
       case LrDecayMode::kPoly: rates.push_back(model_zoo_poly(s, i, total, warmup)); break;
       case LrDecayMode::kWarmupCosine: rates.push_back(nvidia_warmup_cosine(s, i, total, warmup)); break;
+      case LrDecayMode::kConstant: rates.push_back(constant(s, i, total, warmup)); break;
     }
   }
   return rates;

@@ -10,6 +10,9 @@
 #include "parity/profiler/recorder.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
 #include "parity/trainer/checkpoint/checkpoint_manager.hpp"
+#include "parity/importers/tensor_source.hpp"
+#include "parity/trainer/debug/anomaly_detector.hpp"
+#include "parity/trainer/debug/fixed_batch.hpp"
 #include "parity/trainer/data/loader_factory.hpp"
 #include "parity/trainer/loss/softmax_cross_entropy.hpp"
 #include "parity/trainer/nn/resnet.hpp"
@@ -35,7 +38,7 @@ std::unique_ptr<Backend> make_backend(const TrainConfig& config) {
 ResNetOptions model_options(const TrainConfig& config) {
   return {resnet_depth(config.net_name), config.class_num, config.zero_init_residual,
           {config.batch_size, 3, config.train_image_size, config.train_image_size},
-          static_cast<std::uint64_t>(config.seed), parse_stem(config.stem)};
+          static_cast<std::uint64_t>(config.seed), parse_stem(config.stem), {}};
 }
 
 std::string format_number(double value, const char* format) {
@@ -135,9 +138,34 @@ void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Bac
     recorder.add_parameter({p.index, p.name, shape_text(p.shape), "float32", element_count(p.shape) * 4});
 }
 
+std::vector<importers::NamedTensor> read_all_tensors(const std::filesystem::path& path) {
+  const auto source = importers::open_tensor_file(path);
+  std::vector<importers::NamedTensor> tensors;
+  for (const importers::TensorEntry& entry : source->entries()) tensors.push_back(source->read(entry.name));
+  return tensors;
+}
+
+// The config a fixed batch implies: its batch size and image size.
+TrainConfig with_fixed_batch(TrainConfig config, const std::optional<Batch>& batch) {
+  if (batch) {
+    config.batch_size = batch->n;
+    config.train_image_size = batch->h;
+  }
+  return config;
+}
+
 }  // namespace
 
-TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::ostream& log) {
+TrainSummary train(const TrainConfig& given_config, const TrainOptions& options, std::ostream& log) {
+  const DebugOptions& debug = options.debug;
+  std::optional<Batch> fixed_batch;
+  if (debug.input_images || debug.input_labels) {
+    if (!debug.input_images || !debug.input_labels)
+      throw Error("a fixed batch needs both images and labels", "--input-batch",
+                  "give --input-batch IMAGES.npy and --input-labels LABELS.npy");
+    fixed_batch = read_fixed_batch(*debug.input_images, *debug.input_labels, given_config.class_num);
+  }
+  const TrainConfig config = with_fixed_batch(given_config, fixed_batch);
   std::unique_ptr<profiler::Recorder> recorder;
   if (options.trace) {
     profiler::RecorderOptions trace_options;
@@ -149,14 +177,46 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
   }
   const PhaseNames names;
   auto backend = make_backend(config);
-  Tracing tracing{recorder.get()};
-  ResNet model(*backend, model_options(config), tracing);
+  ObserverChain observers;
+  Tracing tracing{recorder.get(), nullptr};
+  LossOptions loss_options{config.use_label_smooth ? config.label_smooth_factor : 0.0,
+                           parse_smoothing_convention(config.label_smooth_convention),
+                           config.loss_scale};
+  ResNetOptions network = model_options(config);
+  BugPlanter bugs(debug.bugs);
+  bugs.plant(network, loss_options);
+  ResNet model(*backend, network, tracing);
+  bugs.check_planted();
+  NanPlanter* nan_planter = nullptr;
+  if (debug.nan) {
+    auto planter = std::make_unique<NanPlanter>(*backend, *debug.nan);
+    nan_planter = planter.get();
+    observers.add(std::move(planter));
+  }
+  TensorDumper* dumper = nullptr;
+  if (debug.dump) {
+    DumpOptions dump = *debug.dump;
+    dump.model = config.net_name;
+    auto writer = std::make_unique<TensorDumper>(*backend, dump);
+    dumper = writer.get();
+    observers.add(std::move(writer));
+  }
+  if (debug.detect_anomaly) observers.add(std::make_unique<AnomalyDetector>(*backend));
+  if (!observers.empty()) tracing.observer = &observers;
+  if (debug.init_weights) {
+    import_state(*backend, model.state(), nullptr, read_all_tensors(*debug.init_weights),
+                 debug.init_weights->string());
+    log << "initial weights: " << debug.init_weights->string() << std::endl;
+  }
+  bugs.transpose_weights(*backend, model.state());
   Sgd optimizer(*backend, model.state().parameters,
                 {config.momentum, 0.0, config.nesterov, config.weight_decay, config.loss_scale});
-  auto loader = make_train_loader(config, 1, 0, recorder.get());
+  std::unique_ptr<Loader> loader;
+  if (!fixed_batch) loader = make_train_loader(config, 1, 0, recorder.get());
   std::unique_ptr<Loader> eval_loader;
   if (options.eval_each_epoch) eval_loader = make_eval_loader(config);
-  const std::int64_t steps_per_epoch = loader->batches_per_epoch();
+  // A fixed batch is a one-batch epoch.
+  const std::int64_t steps_per_epoch = loader ? loader->batches_per_epoch() : 1;
   if (steps_per_epoch < 1)
     throw Error("the training set has fewer images than one batch of " +
                     std::to_string(config.batch_size),
@@ -164,9 +224,6 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
   const std::vector<double> learning_rates = generate_learning_rates(
       {*parse_lr_decay_mode(config.lr_decay_mode), config.lr_init, config.lr_max, config.lr_end,
        config.warmup_epochs, config.epoch_size, steps_per_epoch});
-  const LossOptions loss_options{config.use_label_smooth ? config.label_smooth_factor : 0.0,
-                                 parse_smoothing_convention(config.label_smooth_convention),
-                                 config.loss_scale};
   const CheckpointManager checkpoints(config.checkpoint_path, config.checkpoint_prefix,
                                       config.keep_checkpoint_max);
 
@@ -219,7 +276,7 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
     const std::int64_t epoch = global_step / steps_per_epoch;
     const auto epoch_start = Clock::now();
     const std::int64_t first = global_step % steps_per_epoch;
-    loader->start_epoch(epoch, first);
+    if (loader) loader->start_epoch(epoch, first);
     double loss = 0.0;
     std::int64_t step_in_epoch = first;
     for (; step_in_epoch < steps_per_epoch && global_step < stop_step; ++step_in_epoch) {
@@ -227,7 +284,7 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
       std::optional<Batch> batch;
       {
         MaybeScope phase(recorder.get(), names.data_wait, Category::kPhase);
-        batch = loader->next();
+        batch = loader ? loader->next() : fixed_batch;
       }
       if (!batch) throw Error("the loader ended its epoch early", "train");
       const double lr = learning_rates[static_cast<std::size_t>(global_step)];
@@ -238,11 +295,15 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
         continue;
       }
       LossResult result;
+      if (tracing.observer) tracing.observer->begin_step(global_step - 1);
       {
         MaybeScope phase(recorder.get(), names.forward, Category::kPhase);
-        const Tensor logits = model.forward(backend->from_host(input_dims, batch->images), Mode::kTrain);
+        const Tensor input = backend->from_host(input_dims, batch->images);
+        if (tracing.observer) tracing.observer->input(input);
+        const Tensor logits = model.forward(input, Mode::kTrain);
         result = softmax_cross_entropy(backend->to_host(logits), batch->labels, config.class_num,
                                        loss_options);
+        if (tracing.observer) tracing.observer->loss(result.loss);
       }
       {
         MaybeScope phase(recorder.get(), names.backward, Category::kPhase);
@@ -250,7 +311,9 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
       }
       {
         MaybeScope phase(recorder.get(), names.optimizer, Category::kPhase);
+        if (tracing.observer) tracing.observer->before_update(model.state());
         optimizer.step(lr);
+        if (tracing.observer) tracing.observer->after_update(model.state());
       }
       loss = result.loss;
       if (!std::isfinite(loss))
@@ -287,6 +350,17 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::
   }
 
   const double seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+  if (nan_planter && !nan_planter->planted() && global_step > debug.nan->step)
+    throw Error("no layer named '" + debug.nan->layer + "' produced an output at step " +
+                    std::to_string(debug.nan->step),
+                "--plant-nan", "use a module's torchvision name, e.g. layer3.1.conv2");
+  if (dumper) {
+    summary.dumped_tensors = dumper->records();
+    summary.dumped_bytes = dumper->bytes_written();
+    log << "dumped " << summary.dumped_tensors << " tensors ("
+        << format_number(double(summary.dumped_bytes) / 1e6, "%.1f") << " MB) to "
+        << debug.dump->dir.string() << std::endl;
+  }
   summary.global_step = global_step;
   summary.images_per_second = seconds > 0 ? double(images) / seconds : 0.0;
   if (summary.skipped_batches > 0)

@@ -31,6 +31,11 @@ std::unique_ptr<TensorSource> open_npz(const std::filesystem::path& path);
 // data 64-byte aligned), then the tensor's bytes. bfloat16 is refused: NumPy
 // has no such dtype. A failed write removes the partial file.
 void write_npy(const std::filesystem::path& path, const NamedTensor& tensor);
+// The same from raw C-order little-endian bytes, without building a
+// NamedTensor (dumps write hundreds of tensors a step). `bytes` must hold
+// exactly the shape's elements of `dtype`.
+void write_npy(const std::filesystem::path& path, DType dtype, std::span<const std::int64_t> shape,
+               std::span<const std::byte> bytes);
 
 struct NpzWriteOptions {
   // ZIP64 records for every member even when no size needs them (to test

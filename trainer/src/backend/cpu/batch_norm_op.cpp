@@ -80,6 +80,7 @@ class BatchNormOp final : public LayerOp {
     return dx;
   }
 
+  std::string_view kind() const override { return spec_.fused_relu ? "batch_norm_relu" : "batch_norm"; }
   std::vector<ParamSlot> parameters() override {
     return {{"weight", &gamma_, {spec_.channels}, false}, {"bias", &beta_, {spec_.channels}, false}};
   }

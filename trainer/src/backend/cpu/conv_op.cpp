@@ -24,7 +24,7 @@ class Conv2dOp final : public LayerOp {
     fwd_pd_ = dnnl::convolution_forward::primitive_desc(
         dnnl::convolution_forward::desc(prop::forward_training, dnnl::algorithm::convolution_direct,
                                         any_src, any(weight_dims()), any_dst, strides(), pads(),
-                                        pads()),
+                                        end_pads()),
         context.engine);
     fwd_ = dnnl::convolution_forward(fwd_pd_);
     weight_ = make_param(context, weight_dims(), fwd_pd_.weights_desc());
@@ -32,7 +32,7 @@ class Conv2dOp final : public LayerOp {
     bwd_weights_pd_ = dnnl::convolution_backward_weights::primitive_desc(
         dnnl::convolution_backward_weights::desc(
             dnnl::algorithm::convolution_direct, fwd_pd_.src_desc(), fwd_pd_.weights_desc(),
-            fwd_pd_.dst_desc(), strides(), pads(), pads()),
+            fwd_pd_.dst_desc(), strides(), pads(), end_pads()),
         context.engine, fwd_pd_);
     bwd_weights_ = dnnl::convolution_backward_weights(bwd_weights_pd_);
 
@@ -40,7 +40,7 @@ class Conv2dOp final : public LayerOp {
       bwd_data_pd_ = dnnl::convolution_backward_data::primitive_desc(
           dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct,
                                                 fwd_pd_.src_desc(), any(weight_dims()),
-                                                fwd_pd_.dst_desc(), strides(), pads(), pads()),
+                                                fwd_pd_.dst_desc(), strides(), pads(), end_pads()),
           context.engine, fwd_pd_);
       bwd_data_ = dnnl::convolution_backward_data(bwd_data_pd_);
       const memory::desc& wanted = bwd_data_pd_.weights_desc();
@@ -102,6 +102,7 @@ class Conv2dOp final : public LayerOp {
   std::vector<ParamSlot> parameters() override {
     return {{"weight", &weight_, weight_dims(), true}};
   }
+  std::string_view kind() const override { return "conv2d"; }
 
  private:
   struct InferencePlan {
@@ -116,13 +117,11 @@ class Conv2dOp final : public LayerOp {
     return {spec_.out_channels, spec_.in_channels, spec_.kernel, spec_.kernel};
   }
   Dims output_dims(const Dims& input) const {
-    const auto out = [&](std::int64_t in) {
-      return (in + 2 * spec_.padding - spec_.kernel) / spec_.stride + 1;
-    };
-    return {input[0], spec_.out_channels, out(input[2]), out(input[3])};
+    return {input[0], spec_.out_channels, spec_.output_size(input[2]), spec_.output_size(input[3])};
   }
   memory::dims strides() const { return {spec_.stride, spec_.stride}; }
   memory::dims pads() const { return {spec_.padding, spec_.padding}; }
+  memory::dims end_pads() const { return {spec_.end_padding(), spec_.end_padding()}; }
 
   // The weights in the layout backward-data reads: the mirror, or a reorder
   // when the layouts are not a pair the mirror handles.
@@ -143,7 +142,7 @@ class Conv2dOp final : public LayerOp {
         dnnl::convolution_forward::desc(prop::forward_inference,
                                         dnnl::algorithm::convolution_direct, any(input),
                                         fwd_pd_.weights_desc(), any(output_dims(input)),
-                                        strides(), pads(), pads()),
+                                        strides(), pads(), end_pads()),
         context_.engine);
     return inference_plans_.emplace(input, InferencePlan{pd, dnnl::convolution_forward(pd)})
         .first->second;

@@ -46,6 +46,7 @@ class ReluBackward {
 class ReluOp final : public LayerOp {
  public:
   explicit ReluOp(Context& context) : context_(context), backward_(context) {}
+  std::string_view kind() const override { return "relu"; }
 
   Tensor forward(const Tensor& x, Mode mode) override {
     const memory::desc& layout = cpu_tensor(x).desc();

@@ -88,6 +88,7 @@ class LinearOp final : public LayerOp {
     return view_as(dx, original.dims(), cpu_tensor(original).desc());
   }
 
+  std::string_view kind() const override { return "linear"; }
   std::vector<ParamSlot> parameters() override {
     return {{"weight", &weight_, weight_dims(), true},
             {"bias", &bias_, {spec_.out_features}, false}};

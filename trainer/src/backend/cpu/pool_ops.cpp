@@ -20,6 +20,10 @@ class PoolOp final : public LayerOp {
   PoolOp(Context& context, dnnl::algorithm algorithm, std::optional<Window> window)
       : context_(context), algorithm_(algorithm), window_(window) {}
 
+  std::string_view kind() const override {
+    return algorithm_ == dnnl::algorithm::pooling_max ? "max_pool" : "avg_pool";
+  }
+
   Tensor forward(const Tensor& x, Mode mode) override {
     if (x.dims().size() != 4) throw Error("pooling input " + dims_text(x.dims()) + " is not NCHW", "cpu backend");
     Plan& plan = plan_for(x, mode);

@@ -48,6 +48,9 @@ class LayerOp {
   virtual Tensor backward(const Tensor& dy) = 0;
   virtual std::vector<ParamSlot> parameters() { return {}; }
   virtual std::vector<BufferSlot> buffers() { return {}; }
+  // What it computes, as dumps name it: "conv2d", "batch_norm",
+  // "batch_norm_relu", "relu", "max_pool", "avg_pool", "linear".
+  virtual std::string_view kind() const = 0;
 };
 
 // y = relu(a + b): the end of a residual block. Both inputs get the same gradient.
@@ -56,12 +59,21 @@ class ResidualOp {
   virtual ~ResidualOp() = default;
   virtual Tensor forward(const Tensor& a, const Tensor& b, Mode mode) = 0;
   virtual Tensor backward(const Tensor& dy) = 0;
+  virtual std::string_view kind() const { return "add_relu"; }
 };
 
 struct Conv2dSpec {
   std::int64_t in_channels = 0, out_channels = 0, kernel = 1, stride = 1, padding = 0;
   Dims input;                  // [N, C, H, W] of the training batch
   bool input_grad = true;      // false: backward computes only the weight gradient
+  // Padding after the bottom and right edges when it differs from `padding`
+  // (MindSpore's pad_mode="same" pads asymmetrically); -1: the same.
+  std::int64_t padding_end = -1;
+
+  std::int64_t end_padding() const { return padding_end < 0 ? padding : padding_end; }
+  std::int64_t output_size(std::int64_t input_size) const {
+    return (input_size + padding + end_padding() - kernel) / stride + 1;
+  }
 };
 struct BatchNormSpec {
   std::int64_t channels = 0;

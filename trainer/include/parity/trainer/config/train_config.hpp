@@ -34,7 +34,7 @@ struct TrainConfig {
   // Optimization
   std::int64_t batch_size = 128;
   std::int64_t epoch_size = 10;
-  std::string lr_decay_mode = "cosine";   // cosine (seed), steps, poly, warmup_cosine
+  std::string lr_decay_mode = "cosine";   // cosine (seed), steps, poly, warmup_cosine, constant
   double lr_init = 0.0;
   double lr_max = 0.1;
   double lr_end = 0.0;

@@ -14,6 +14,7 @@ class Layer final : public Module {
   enum Kind { kPlain, kBatchNorm };  // batch norms count num_batches_tracked
   Layer(std::string name, Tracing& tracing, std::unique_ptr<LayerOp> op, Kind kind = kPlain);
   void collect(ModelState& state) override;
+  std::string_view op_kind() const override { return op_->kind(); }
 
  private:
   Tensor run_forward(const Tensor& x, Mode mode) override;

@@ -11,6 +11,7 @@
 
 #include "parity/profiler/recorder.hpp"
 #include "parity/trainer/backend/backend.hpp"
+#include "parity/trainer/nn/tensor_observer.hpp"
 
 namespace parity::trainer {
 
@@ -36,10 +37,11 @@ struct ModelState {
   std::vector<StateEntry> entries;    // state_dict order
 };
 
-// Where modules record their ranges and gradient-ready events; a null
-// recorder records nothing.
+// Where modules record their ranges and gradient-ready events, and who
+// watches their tensors; null members record and watch nothing.
 struct Tracing {
   profiler::Recorder* recorder = nullptr;
+  TensorObserver* observer = nullptr;
 };
 
 class Module {
@@ -54,6 +56,9 @@ class Module {
   Tensor backward(const Tensor& dy);
   // Adds this module's parameters and state, in torchvision's order.
   virtual void collect(ModelState& state) = 0;
+  // What the module computes itself, as dumps name it ("conv2d",
+  // "add_relu"); empty for a container, whose output is its last child's.
+  virtual std::string_view op_kind() const { return {}; }
 
  protected:
   virtual Tensor run_forward(const Tensor& x, Mode mode) = 0;

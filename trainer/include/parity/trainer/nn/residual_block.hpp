@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "parity/trainer/nn/layer.hpp"
+#include "parity/trainer/nn/layer_adjustments.hpp"
 
 namespace parity::trainer {
 
@@ -17,6 +18,7 @@ struct BlockSpec {
   BlockKind kind = BlockKind::kBottleneck;
   std::int64_t in_channels = 0, width = 0, stride = 1;  // width: the 3x3 convs' channels
   Dims input;                                          // [N, C, H, W]
+  const LayerAdjustments* adjustments = nullptr;       // none: the reference block
 };
 
 std::int64_t block_expansion(BlockKind kind);  // 1 (basic) or 4 (bottleneck)
@@ -25,6 +27,7 @@ class ResidualBlock final : public Module {
  public:
   ResidualBlock(std::string name, Tracing& tracing, Backend& backend, const BlockSpec& spec);
   void collect(ModelState& state) override;
+  std::string_view op_kind() const override { return add_relu_->kind(); }
   const Dims& output_dims() const { return output_; }
   // The batch norm whose weight zero_init_residual sets to zero.
   std::string last_batch_norm_weight() const;

@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "parity/trainer/nn/layer_adjustments.hpp"
 #include "parity/trainer/nn/sequential.hpp"
 
 namespace parity::trainer {
@@ -26,6 +27,7 @@ struct ResNetOptions {
   Dims input{32, 3, 224, 224};     // the training batch, NCHW
   std::uint64_t seed = 1;          // initial weights
   Stem stem = Stem::kAuto;
+  LayerAdjustments adjustments;    // debugging: single layers built differently
 };
 
 // The depth of "resnet50"; an Error naming the valid names otherwise.

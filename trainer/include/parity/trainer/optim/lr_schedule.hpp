@@ -1,7 +1,8 @@
 // Learning-rate schedules, one value per training step, with the exact
 // formulas of the MindSpore ResNet recipes our seeds describe (model_zoo's
 // lr_generator: `cosine` as in the seed's _generate_cosine_lr, `steps`,
-// `poly`) and a per-step form of NVIDIA's warmup + cosine recipe.
+// `poly`), a per-step form of NVIDIA's warmup + cosine recipe, and a
+// constant rate (what a step-by-step comparison with another framework wants).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@ enum class LrDecayMode {
   kSteps,         // model_zoo: warmup, then lr_max x 1, 0.1, 0.01, 0.001 at 30/60/80% of steps
   kPoly,          // model_zoo: warmup, then lr_max * (1 - progress)^2
   kWarmupCosine,  // NVIDIA: lr_max * (i+1)/warmup, then cosine from lr_max down to lr_end
+  kConstant,      // ours, for comparison runs: the steps mode's warmup, then lr_max throughout
 };
 
 std::optional<LrDecayMode> parse_lr_decay_mode(std::string_view name);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "parity/trainer/config/train_config.hpp"
+#include "parity/trainer/debug/debug_options.hpp"
 
 namespace parity::trainer {
 
@@ -22,6 +23,7 @@ struct TrainOptions {
   std::int64_t log_every = 0;                   // loss line every N steps (0: each epoch's end)
   bool eval_each_epoch = false;                 // top-1/top-5 on the test split after each epoch
   std::string command_line;                     // recorded in the trace
+  DebugOptions debug;                           // dumps, anomaly checks, fixed inputs, planted faults
 };
 
 struct TrainSummary {
@@ -31,6 +33,8 @@ struct TrainSummary {
   double images_per_second = 0.0;    // over this run's steps, data waits included
   std::int64_t skipped_batches = 0;  // short batches (unreadable images left out)
   std::optional<std::filesystem::path> last_checkpoint;
+  std::int64_t dumped_tensors = 0;   // records written by --dump
+  std::uint64_t dumped_bytes = 0;    // their .npy data
 };
 
 struct EvalResult {
@@ -40,7 +44,8 @@ struct EvalResult {
 };
 
 // Log lines go to `log` (the seeds' "epoch: 1 step: 469, loss is 0.83");
-// the progress line goes to stderr when it is a terminal.
+// the progress line goes to stderr when it is a terminal. With
+// --detect-anomaly, the first NaN/Inf throws AnomalyDetected.
 TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::ostream& log);
 
 EvalResult evaluate_checkpoint(const TrainConfig& config, const std::filesystem::path& checkpoint,

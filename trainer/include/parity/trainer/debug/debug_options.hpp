@@ -1,0 +1,27 @@
+// The settings of a debugging run (`parity-train train` options beyond the
+// config): start from given weights, feed one fixed batch, dump tensors,
+// stop at the first NaN/Inf, and plant known faults.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "parity/trainer/debug/planted_faults.hpp"
+#include "parity/trainer/debug/tensor_dumper.hpp"
+
+namespace parity::trainer {
+
+struct DebugOptions {
+  // The initial weights: any tensor file holding the model's whole
+  // state_dict under torchvision names (.pth, .safetensors, .ckpt, .npz).
+  std::optional<std::filesystem::path> init_weights;
+  // One batch used at every step instead of the dataset.
+  std::optional<std::filesystem::path> input_images, input_labels;
+  std::optional<DumpOptions> dump;
+  bool detect_anomaly = false;
+  std::vector<PlantedBug> bugs;
+  std::optional<PlantedNan> nan;
+};
+
+}  // namespace parity::trainer

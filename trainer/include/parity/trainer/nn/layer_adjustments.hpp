@@ -1,0 +1,29 @@
+// LayerAdjustments: changes to single layers' settings, by torchvision name,
+// made just before the layer is built. This is how `parity-train --plant-bug`
+// reproduces a migration bug (MindSpore's asymmetric "same" padding, another
+// batch-norm epsilon) in exactly one layer; a model built without
+// adjustments is the reference network.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "parity/trainer/backend/backend.hpp"
+
+namespace parity::trainer {
+
+struct LayerAdjustments {
+  std::function<void(const std::string& name, Conv2dSpec& spec)> conv;
+  std::function<void(const std::string& name, BatchNormSpec& spec)> batch_norm;
+
+  Conv2dSpec adjusted(const std::string& name, Conv2dSpec spec) const {
+    if (conv) conv(name, spec);
+    return spec;
+  }
+  BatchNormSpec adjusted(const std::string& name, BatchNormSpec spec) const {
+    if (batch_norm) batch_norm(name, spec);
+    return spec;
+  }
+};
+
+}  // namespace parity::trainer
