@@ -30,6 +30,7 @@ std::pair<std::vector<float>, std::vector<float>> run(LayerOp& op, const Dims& d
 struct ConvCase {
   std::int64_t in, out, size, kernel, stride;
   bool input_grad;
+  std::int64_t pad_end = -1;  // MindSpore's "same": 0 before, 1 after for k3 s2 on even sizes
 };
 
 }  // namespace
@@ -39,13 +40,15 @@ TEST_CASE("conv2d matches a float64 convolution forward and its finite differenc
   const ConvCase cases[] = {
       {16, 32, 6, 3, 1, true},  {16, 32, 7, 3, 2, true}, {32, 16, 6, 1, 2, true},
       {16, 64, 4, 1, 1, true},  {3, 16, 8, 3, 1, false}, {3, 16, 9, 7, 2, false},
+      {16, 16, 8, 3, 2, true, 1},
   };
   for (const ConvCase& c : cases) {
-    DYNAMIC_SECTION("conv " << c.in << "->" << c.out << " k" << c.kernel << " s" << c.stride) {
-      const std::int64_t pad = c.kernel / 2;
+    DYNAMIC_SECTION("conv " << c.in << "->" << c.out << " k" << c.kernel << " s" << c.stride
+                             << " pad end " << c.pad_end) {
+      const std::int64_t pad = c.pad_end < 0 ? c.kernel / 2 : 0;
       const naive::Shape in{2, c.in, c.size, c.size};
       const Dims dims{in.n, in.c, in.h, in.w};
-      auto op = backend().conv2d({c.in, c.out, c.kernel, c.stride, pad, dims, c.input_grad});
+      auto op = backend().conv2d({c.in, c.out, c.kernel, c.stride, pad, dims, c.input_grad, c.pad_end});
       const auto slots = op->parameters();
       REQUIRE(slots.size() == 1);
       REQUIRE(slots[0].shape == Dims{c.out, c.in, c.kernel, c.kernel});
@@ -59,7 +62,7 @@ TEST_CASE("conv2d matches a float64 convolution forward and its finite differenc
         INFO("round " << round);
         const auto x = random_floats(std::size_t(in.count()), 2 + round);
         naive::Shape out;
-        const auto reference = naive::conv2d(widen(x), in, widen(w), c.out, c.kernel, c.stride, pad, &out);
+        const auto reference = naive::conv2d(widen(x), in, widen(w), c.out, c.kernel, c.stride, pad, &out, c.pad_end);
         const auto r = random_floats(std::size_t(out.count()), 3 + round);
         const Dims out_dims{out.n, out.c, out.h, out.w};
         const Tensor input = backend().from_host(dims, x), grad_out = backend().from_host(out_dims, r);
@@ -74,11 +77,11 @@ TEST_CASE("conv2d matches a float64 convolution forward and its finite differenc
         REQUIRE(dx.defined() == c.input_grad);
         if (c.input_grad)
           check_gradient([&](const naive::Values& v) {
-            return naive::conv2d(v, in, widen(w), c.out, c.kernel, c.stride, pad, nullptr);
+            return naive::conv2d(v, in, widen(w), c.out, c.kernel, c.stride, pad, nullptr, c.pad_end);
           }, widen(x), widen(r), backend().to_host(dx), "input gradient");
         const auto dw = backend().to_host(slots[0].tensors->grad);
         check_gradient([&](const naive::Values& v) {
-          return naive::conv2d(widen(x), in, v, c.out, c.kernel, c.stride, pad, nullptr);
+          return naive::conv2d(widen(x), in, v, c.out, c.kernel, c.stride, pad, nullptr, c.pad_end);
         }, widen(w), widen(r), dw, "weight gradient");
 
         const auto updated = backend().to_host(slots[0].tensors->value);

@@ -7,9 +7,10 @@
 namespace naive {
 
 Values conv2d(const Values& x, Shape in, const Values& w, std::int64_t out_channels,
-              std::int64_t kernel, std::int64_t stride, std::int64_t padding, Shape* out) {
-  const Shape o{in.n, out_channels, (in.h + 2 * padding - kernel) / stride + 1,
-                (in.w + 2 * padding - kernel) / stride + 1};
+              std::int64_t kernel, std::int64_t stride, std::int64_t padding, Shape* out,
+              std::int64_t padding_end) {
+  const std::int64_t pads = padding + (padding_end < 0 ? padding : padding_end);
+  const Shape o{in.n, out_channels, (in.h + pads - kernel) / stride + 1, (in.w + pads - kernel) / stride + 1};
   Values y(static_cast<std::size_t>(o.count()), 0.0);
   for (std::int64_t n = 0; n < o.n; ++n)
     for (std::int64_t oc = 0; oc < o.c; ++oc)

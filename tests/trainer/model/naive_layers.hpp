@@ -15,8 +15,10 @@ struct Shape {
   std::int64_t count() const { return n * c * h * w; }
 };
 
+// padding_end: the padding after the bottom and right edges (-1: `padding`).
 Values conv2d(const Values& x, Shape in, const Values& w, std::int64_t out_channels,
-              std::int64_t kernel, std::int64_t stride, std::int64_t padding, Shape* out);
+              std::int64_t kernel, std::int64_t stride, std::int64_t padding, Shape* out,
+              std::int64_t padding_end = -1);
 // Training-mode batch norm (batch statistics, biased variance), then ReLU if asked.
 Values batch_norm(const Values& x, Shape in, const Values& gamma, const Values& beta, double eps,
                   bool relu);

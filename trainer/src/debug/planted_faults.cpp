@@ -49,7 +49,10 @@ PlantedBug PlantedBug::parse(std::string_view text) {
       if (k.kind == kLabelSmoothing)
         throw Error("label-smooth is planted in the loss, not in a layer", "--plant-bug", "write label-smooth");
       bug.layer = text.substr(colon + 1);
-      if (bug.layer.empty()) throw Error("no layer after '" + std::string(kind) + ":'", "--plant-bug");
+      if (bug.layer.empty())
+        throw Error("no layer after '" + std::string(kind) + ":'", "--plant-bug",
+                    "name the layer (" + std::string(k.name) + ":" + std::string(k.default_layer) +
+                        ") or leave out the colon for that default");
     }
     return bug;
   }
@@ -119,7 +122,8 @@ void BugPlanter::transpose_weights(Backend& backend, ModelState& state) const {
     const std::string name = bug.layer + ".weight";
     const auto p = std::find_if(state.parameters.begin(), state.parameters.end(),
                                 [&](const Parameter& q) { return q.name == name; });
-    if (p == state.parameters.end()) throw Error("no parameter " + name, "--plant-bug " + bug.text());
+    if (p == state.parameters.end())
+      throw Error("no parameter " + name, "--plant-bug " + bug.text(), "use a convolution's torchvision name");
     const std::int64_t channels = p->shape[0], window = p->shape[2] * p->shape[3];
     const std::vector<float> w = backend.to_host(p->tensors->value);
     std::vector<float> t(w.size());

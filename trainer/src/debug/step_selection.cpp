@@ -30,7 +30,8 @@ StepSelection StepSelection::parse(std::string_view text) {
     const std::int64_t first = parse_step(part.substr(0, dash), text);
     const std::int64_t last = dash == std::string_view::npos ? first : parse_step(part.substr(dash + 1), text);
     if (last < first)
-      throw Error("the range " + std::string(part) + " ends before it starts", "--dump-steps");
+      throw Error("the range " + std::string(part) + " ends before it starts", "--dump-steps",
+                  "write the first step first: 0-2");
     selection.ranges_.emplace_back(first, last);
     start = comma + 1;
   }

@@ -1,0 +1,257 @@
+// Dumps written by training runs: every record in execution order, with
+// values that obey the relations between them (the logits' gradient is the
+// softmax minus the smoothed target, a block's output is relu(main +
+// identity), SGD's first step), filters by step and content, stats-only
+// dumps, and the anomaly stop at a planted NaN.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "expect_error.hpp"
+#include "parity/importers/dump/tensor_dump.hpp"
+#include "parity/importers/numpy.hpp"
+#include "parity/trainer/debug/anomaly_detector.hpp"
+#include "parity/trainer/train/training_run.hpp"
+#include "temp_dir.hpp"
+
+using namespace parity::trainer;
+using parity::importers::DumpRecord;
+using parity::importers::NamedTensor;
+using parity::importers::TensorDump;
+using parity::test::expect_error;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::int64_t kBatch = 2, kClasses = 4, kSize = 16;
+
+// A ResNet-18 on a fixed batch of 16-pixel images, one thread, constant lr.
+struct Run {
+  TempDir dir;
+  TrainConfig config;
+  TrainOptions options;
+
+  Run() {
+    config.net_name = "resnet18";
+    config.class_num = kClasses;
+    config.lr_decay_mode = "constant";
+    config.lr_max = 0.05;
+    config.weight_decay = 1e-4;
+    config.label_smooth_factor = 0.1;
+    config.epoch_size = 2;
+    config.save_checkpoint = false;
+    config.threads = 1;
+    config.deterministic = true;
+    std::vector<float> images(std::size_t(kBatch * 3 * kSize * kSize));
+    for (std::size_t i = 0; i < images.size(); ++i) images[i] = float(std::sin(double(i) * 0.37));
+    const std::vector<std::int64_t> labels{1, 3};
+    parity::importers::write_npy(dir / "x.npy",
+                                 NamedTensor::from_values<float>("x", {kBatch, 3, kSize, kSize}, images));
+    parity::importers::write_npy(dir / "y.npy", NamedTensor::from_values<std::int64_t>("y", {kBatch}, labels));
+    options.debug.input_images = dir / "x.npy";
+    options.debug.input_labels = dir / "y.npy";
+  }
+  void dump(const std::string& name, const std::string& steps = "all",
+            const std::string& what = "fwd,bwd,params,grads", bool stats_only = false) {
+    DumpOptions dump;
+    dump.dir = dir / name;
+    dump.steps = StepSelection::parse(steps);
+    dump.what = DumpContents::parse(what);
+    dump.stats_only = stats_only;
+    options.debug.dump = dump;
+  }
+  TrainSummary train() {
+    std::ostringstream log;
+    return parity::trainer::train(config, options, log);
+  }
+};
+
+std::vector<const DumpRecord*> select(const TensorDump& dump, std::int64_t step, const std::string& phase) {
+  std::vector<const DumpRecord*> out;
+  for (const DumpRecord& r : dump.records())
+    if (r.step == step && r.phase == phase) out.push_back(&r);
+  return out;
+}
+
+const DumpRecord& find(const TensorDump& dump, const std::string& name, const std::string& role,
+                       std::int64_t step = 0) {
+  for (const DumpRecord& r : dump.records())
+    if (r.name == name && r.role == role && r.step == step) return r;
+  FAIL("no record " << name << " (" << role << ") at step " << step);
+  throw;
+}
+
+std::vector<float> values(const TensorDump& dump, const std::string& name, const std::string& role) {
+  return dump.read(find(dump, name, role)).values<float>();
+}
+
+// ResNet-18's forward records with the small-image stem, as docs/formats/dump.md lists them.
+std::vector<std::pair<std::string, std::string>> expected_forward() {
+  std::vector<std::pair<std::string, std::string>> names{
+      {"input", "input"}, {"conv1", "conv2d"}, {"bn1", "batch_norm_relu"}};
+  for (int stage = 1; stage <= 4; ++stage)
+    for (int block = 0; block < 2; ++block) {
+      const std::string b = "layer" + std::to_string(stage) + "." + std::to_string(block);
+      names.insert(names.end(), {{b + ".conv1", "conv2d"}, {b + ".bn1", "batch_norm_relu"},
+                                 {b + ".conv2", "conv2d"}, {b + ".bn2", "batch_norm"}});
+      if (stage > 1 && block == 0)
+        names.insert(names.end(), {{b + ".downsample.0", "conv2d"}, {b + ".downsample.1", "batch_norm"}});
+      names.push_back({b, "add_relu"});
+    }
+  names.insert(names.end(), {{"avgpool", "avg_pool"}, {"fc", "linear"}, {"loss", "cross_entropy"}});
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("a dump holds every module's output, gradient and parameter in execution order", "[e2e]") {
+  Run run;
+  run.options.max_steps = 1;
+  run.dump("dump");
+  const TrainSummary summary = run.train();
+  const TensorDump dump = TensorDump::open(run.dir / "dump");
+  CHECK(summary.dumped_tensors == std::int64_t(dump.records().size()));
+
+  const auto forward = select(dump, 0, "forward");
+  const auto expected = expected_forward();
+  REQUIRE(forward.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO(i);
+    CHECK(forward[i]->name == expected[i].first);
+    CHECK(forward[i]->op == expected[i].second);
+  }
+  CHECK(forward.back()->role == "loss");
+  CHECK(forward.back()->dtype == parity::DType::kFloat64);
+  CHECK(*forward.back()->stats->mean == Approx(summary.last_loss).epsilon(1e-12));
+
+  // Backward: the logits' gradient first; every parameter's gradient after
+  // the gradient flowing into its module; as many as the model has.
+  const auto backward = select(dump, 0, "backward");
+  REQUIRE(!backward.empty());
+  CHECK(backward.front()->name == "fc");
+  CHECK(backward.front()->role == "grad_output");
+  CHECK(backward.front()->shape == std::vector<std::int64_t>{kBatch, kClasses});
+  std::map<std::string, std::size_t> seen;
+  std::size_t grads = 0;
+  for (std::size_t i = 0; i < backward.size(); ++i) {
+    if (backward[i]->role == "grad_output") seen[backward[i]->name] = i;
+    if (backward[i]->role != "grad") continue;
+    ++grads;
+    INFO(backward[i]->name);
+    REQUIRE(seen.count(backward[i]->module) == 1);
+  }
+  CHECK(grads == 62);  // ResNet-18's parameters
+  const auto update = select(dump, 0, "update");
+  REQUIRE(update.size() == 2 * 62);
+  CHECK(update.front()->role == "param_before");
+  CHECK(update.front()->name == "conv1.weight");
+  CHECK(update.front()->module == "conv1");
+  CHECK(update.back()->role == "param_after");
+  CHECK(update.back()->name == "fc.bias");
+
+  // The logits' gradient: (softmax - ((1 - eps) one_hot + eps / K)) / N.
+  const auto logits = values(dump, "fc", "output");
+  const auto grad_logits = values(dump, "fc", "grad_output");
+  const int labels[] = {1, 3};
+  for (std::int64_t n = 0; n < kBatch; ++n) {
+    double top = -1e30, sum = 0;
+    for (std::int64_t k = 0; k < kClasses; ++k) top = std::max(top, double(logits[std::size_t(n * kClasses + k)]));
+    for (std::int64_t k = 0; k < kClasses; ++k) sum += std::exp(logits[std::size_t(n * kClasses + k)] - top);
+    for (std::int64_t k = 0; k < kClasses; ++k) {
+      const double p = std::exp(logits[std::size_t(n * kClasses + k)] - top) / sum;
+      const double target = (k == labels[n] ? 0.9 : 0.0) + 0.1 / kClasses;
+      CHECK(grad_logits[std::size_t(n * kClasses + k)] == Approx((p - target) / kBatch).margin(1e-7));
+    }
+  }
+  // A block's output is relu(main + identity); its input is the stem's output.
+  const auto block = values(dump, "layer1.0", "output");
+  const auto main = values(dump, "layer1.0.bn2", "output");
+  const auto identity = values(dump, "bn1", "output");
+  REQUIRE(block.size() == main.size());
+  for (std::size_t i = 0; i < block.size(); ++i)
+    REQUIRE(block[i] == Approx(std::max(0.0f, main[i] + identity[i])).margin(1e-6));
+  // SGD's first step: the momentum buffer is the gradient (with weight decay
+  // for weights, without for batch-norm parameters).
+  for (const auto& [name, decay] : {std::pair{"layer2.0.conv1.weight", 1e-4}, std::pair{"layer2.0.bn1.weight", 0.0}}) {
+    const auto before = values(dump, name, "param_before");
+    const auto after = values(dump, name, "param_after");
+    const auto grad = values(dump, name, "grad");
+    for (std::size_t i = 0; i < before.size(); ++i)
+      REQUIRE(after[i] == Approx(before[i] - 0.05 * (grad[i] + decay * before[i])).margin(1e-7));
+  }
+}
+
+TEST_CASE("dumps cover the chosen steps and contents; stats-only dumps hold the same statistics", "[e2e]") {
+  Run full;
+  full.dump("dump", "1", "fwd,grads");
+  full.train();
+  const TensorDump dump = TensorDump::open(full.dir / "dump");
+  for (const DumpRecord& r : dump.records()) {
+    INFO(r.describe());
+    CHECK(r.step == 1);
+    CHECK((r.phase == "forward" || r.role == "grad"));
+  }
+  Run stats;
+  stats.dump("stats", "1", "fwd,grads", true);
+  stats.train();
+  const TensorDump screened = TensorDump::open(stats.dir / "stats");
+  CHECK(screened.header().stats_only);
+  REQUIRE(screened.records().size() == dump.records().size());
+  for (std::size_t i = 0; i < dump.records().size(); ++i) {
+    const DumpRecord& a = dump.records()[i];
+    const DumpRecord& b = screened.records()[i];
+    INFO(a.describe());
+    CHECK_FALSE(b.file.has_value());
+    CHECK(b.name == a.name);
+    // Deterministic runs: the very same numbers.
+    CHECK(b.stats->l2 == a.stats->l2);
+    CHECK(b.stats->mean == a.stats->mean);
+  }
+}
+
+TEST_CASE("--detect-anomaly stops at a planted NaN, naming the op whose inputs were clean", "[e2e]") {
+  Run run;
+  run.options.debug.nan = PlantedNan::parse("layer2.0.conv1@1");
+  run.options.debug.detect_anomaly = true;
+  run.dump("dump");
+  try {
+    run.train();
+    FAIL("training went on past the NaN");
+  } catch (const AnomalyDetected& error) {
+    const Anomaly& a = error.anomaly();
+    CHECK(a.step == 1);
+    CHECK(a.phase == "forward");
+    CHECK(a.module == "layer2.0.conv1");
+    CHECK(a.op == "conv2d");
+    CHECK(a.nan == 1);
+    CHECK(a.first_index == std::vector<std::int64_t>{0, 0, 0, 0});
+    CHECK(a.last_clean == "layer1.1 (output)");
+    CHECK_THAT(a.report(), Catch::Contains("inputs were clean while its output was not: layer2.0.conv1 (conv2d)"));
+  }
+  // The dump ends with the poisoned tensor, written before the stop.
+  const TensorDump dump = TensorDump::open(run.dir / "dump");
+  const DumpRecord& last = dump.records().back();
+  CHECK(last.name == "layer2.0.conv1");
+  CHECK(last.step == 1);
+  CHECK(last.stats->nan == 1);
+}
+
+TEST_CASE("planted faults in layers that cannot hold them are refused", "[unit]") {
+  const auto refused = [](const std::string& bug, const std::string& what) {
+    Run run;
+    run.options.max_steps = 1;
+    run.options.debug.bugs = {PlantedBug::parse(bug)};
+    expect_error([&] { run.train(); }, what, {"--plant-bug"});
+  };
+  refused("same-pad:layer1.0.conv1", "has stride 1, not 2");
+  refused("transpose-weight:layer2.0.conv1", "64 -> 128 channels");
+  refused("bn-eps:layer9.bn1", "no batch norm named 'layer9.bn1'");
+  refused("same-pad:conv9", "no convolution named 'conv9'");
+  Run run;
+  run.options.max_steps = 2;
+  run.options.debug.nan = PlantedNan::parse("layer9@0");
+  expect_error([&] { run.train(); }, "no layer named 'layer9'", {"--plant-nan"});
+}
