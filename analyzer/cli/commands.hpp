@@ -4,9 +4,8 @@
 // pass, 1 checks found problems, 2 could not run) or throws parity::Error.
 #pragma once
 
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace parity::cli {
 
@@ -16,5 +15,7 @@ void add_info_command(CLI::App& app, Run& run);
 void add_export_command(CLI::App& app, Run& run);
 void add_diff_command(CLI::App& app, Run& run);
 void add_convert_command(CLI::App& app, Run& run);
+void add_compare_command(CLI::App& app, Run& run);
+void add_nan_scan_command(CLI::App& app, Run& run);
 
 }  // namespace parity::cli

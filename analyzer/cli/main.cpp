@@ -8,8 +8,9 @@
 
 int main(int argc, char** argv) {
   constexpr int kCouldNotRun = 2;
-  CLI::App app{"parity: profile analysis, weight diffing and tensor comparison for deep-learning "
-               "training"};
+  CLI::App app{
+      "parity: profile analysis, weight diffing and tensor comparison for deep-learning "
+      "training"};
   app.set_version_flag("--version", std::string("parity ") + parity::kVersion);
   app.require_subcommand(1);
   app.fallthrough(false);
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
   parity::cli::add_export_command(app, run);
   parity::cli::add_diff_command(app, run);
   parity::cli::add_convert_command(app, run);
+  parity::cli::add_compare_command(app, run);
+  parity::cli::add_nan_scan_command(app, run);
 
   // CLI11 would read an unknown verb as a stray argument; name it instead.
   const auto is_verb = [&app](const std::string& word) {
@@ -28,7 +31,8 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1])) {
     std::cerr << "parity: error: unknown command '" << argv[1]
-              << "'\n  hint: the commands are: info, export, diff, convert (see parity --help)\n";
+              << "'\n  hint: the commands are: info, export, diff, convert, compare, nan-scan (see "
+                 "parity --help)\n";
     return kCouldNotRun;
   }
   try {

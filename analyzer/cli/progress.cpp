@@ -22,4 +22,8 @@ void ProgressLine::update(double fraction) {
   std::fflush(stderr);
 }
 
+void ProgressLine::update(std::size_t done, std::size_t total) {
+  update(total == 0 ? 1.0 : static_cast<double>(done) / static_cast<double>(total));
+}
+
 }  // namespace parity::cli

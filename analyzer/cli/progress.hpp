@@ -2,6 +2,7 @@
 // is not a terminal, so logs and CI output stay clean.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace parity::cli {
@@ -11,6 +12,7 @@ class ProgressLine {
   explicit ProgressLine(std::string label);
   ~ProgressLine();
   void update(double fraction);  // 0..1
+  void update(std::size_t done, std::size_t total);
 
  private:
   std::string label_;

@@ -1,36 +1,20 @@
 #include "parity/analyzer/weights/diff_report.hpp"
 
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
-#include "parity/core/error.hpp"
+#include "parity/analyzer/report_format.hpp"
 #include "parity/importers/named_tensor.hpp"
 
 namespace parity::analyzer {
 namespace {
 
-constexpr DiffStatus kAllStatuses[] = {
-    DiffStatus::kEqual,   DiffStatus::kClose,   DiffStatus::kMismatch,      DiffStatus::kShapeMismatch,
-    DiffStatus::kDtypeDiffers, DiffStatus::kOnlyInA, DiffStatus::kOnlyInB, DiffStatus::kNoCounterpart};
-
-std::string number(double value) {
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  if (std::isnan(value)) return "nan";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return text;
-}
-
-// Enough digits that 0.999993 does not print as 1.
-std::string precise(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", value);
-  return text;
-}
+constexpr DiffStatus kAllStatuses[] = {DiffStatus::kEqual,        DiffStatus::kClose,
+                                       DiffStatus::kMismatch,     DiffStatus::kShapeMismatch,
+                                       DiffStatus::kDtypeDiffers, DiffStatus::kOnlyInA,
+                                       DiffStatus::kOnlyInB,      DiffStatus::kNoCounterpart};
 
 // The share within tolerance as a percentage that reads 100 only when it is.
 std::string percent_within(const TensorMetrics& m) {
@@ -53,7 +37,8 @@ std::string shape_text(const ParameterDiff& p) {
 }
 
 std::string dtypes_text(const ParameterDiff& p) {
-  if (p.dtype_a && p.dtype_b && *p.dtype_a != *p.dtype_b) return dtype_text(p.dtype_a) + " vs " + dtype_text(p.dtype_b);
+  if (p.dtype_a && p.dtype_b && *p.dtype_a != *p.dtype_b)
+    return dtype_text(p.dtype_a) + " vs " + dtype_text(p.dtype_b);
   return dtype_text(p.dtype_a ? p.dtype_a : p.dtype_b);
 }
 
@@ -76,16 +61,6 @@ std::string verdict(const WeightDiff& diff) {
   return diff.all_agree() ? "AGREE" : "DIFFER (" + std::to_string(findings(diff)) + " findings)";
 }
 
-std::string throughput(const WeightDiff& diff) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(1) << static_cast<double>(diff.bytes_read) / 1e6 << " MB in "
-      << std::setprecision(3) << diff.seconds << " s";
-  if (diff.seconds > 0)
-    out << " (" << std::setprecision(2) << static_cast<double>(diff.bytes_read) / 1e9 / diff.seconds
-        << " GB/s)";
-  return out.str();
-}
-
 std::string where_text(const ParameterDiff& p, std::int64_t index) {
   return index < 0 ? "" : " at " + element_index(index, p.shape_a);
 }
@@ -96,7 +71,7 @@ void write_text(const WeightDiff& diff, std::ostream& out) {
       << "pairing: " << diff.pairing << "\n"
       << "verdict: " << verdict(diff) << "\n"
       << "summary: " << summary_line(diff) << "; " << diff.ambiguous_pairs() << " ambiguous pairs\n"
-      << "read " << throughput(diff) << "\n";
+      << "read " << format_throughput(diff.bytes_read, diff.seconds) << "\n";
   bool header = false;
   for (const ParameterDiff& p : diff.parameters) {
     if (status_agrees(p.status) && p.rival_b.empty()) continue;
@@ -106,15 +81,17 @@ void write_text(const WeightDiff& diff, std::ostream& out) {
         << (p.name_a.empty() ? "-" : p.name_a) << " <-> " << (p.name_b.empty() ? "-" : p.name_b)
         << "  " << shape_text(p) << " " << dtypes_text(p);
     if (p.metrics && !p.metrics->all_close())
-      out << "  max abs " << number(p.metrics->max_abs_diff) << where_text(p, p.metrics->max_abs_index)
-          << ", max rel " << number(p.metrics->max_rel_diff) << ", cosine "
-          << number(p.metrics->cosine_similarity) << ", "
-          << percent_within(*p.metrics) << " within rtol "
-          << number(p.tolerance.rtol) << " atol " << number(p.tolerance.atol)
-          << (p.metrics->nan_elements ? ", " + std::to_string(p.metrics->nan_elements) + " NaN" : "");
+      out << "  max abs " << format_number(p.metrics->max_abs_diff)
+          << where_text(p, p.metrics->max_abs_index) << ", max rel "
+          << format_number(p.metrics->max_rel_diff) << ", cosine "
+          << format_number(p.metrics->cosine_similarity) << ", " << percent_within(*p.metrics)
+          << " within rtol " << format_number(p.tolerance.rtol) << " atol "
+          << format_number(p.tolerance.atol)
+          << (p.metrics->nan_elements ? ", " + std::to_string(p.metrics->nan_elements) + " NaN"
+                                      : "");
     if (!p.rival_b.empty())
       out << "  ambiguous: '" << p.rival_b << "' scored almost as well (confidence "
-          << number(p.confidence) << ")";
+          << format_number(p.confidence) << ")";
     if (!p.note.empty()) out << "  (" << p.note << ")";
     out << '\n';
   }
@@ -125,43 +102,43 @@ void write_text(const WeightDiff& diff, std::ostream& out) {
     if (p.name_b != p.name_a) out << " <-> " << (p.name_b.empty() ? "-" : p.name_b);
     out << "  " << shape_text(p) << " " << dtypes_text(p);
     if (p.metrics)
-      out << "  max abs " << number(p.metrics->max_abs_diff) << "  cosine "
-          << number(p.metrics->cosine_similarity);
-    if (p.confidence < 1) out << "  pairing confidence " << number(p.confidence);
+      out << "  max abs " << format_number(p.metrics->max_abs_diff) << "  cosine "
+          << format_number(p.metrics->cosine_similarity);
+    if (p.confidence < 1) out << "  pairing confidence " << format_number(p.confidence);
     out << '\n';
   }
 }
 
 nlohmann::json metrics_json(const ParameterDiff& p) {
   const TensorMetrics& m = *p.metrics;
-  const auto finite_or_null = [](double value) -> nlohmann::json {
-    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(number(value));
-  };
-  return {{"elements", m.elements},
-          {"equal_elements", m.equal_elements},
-          {"within_tolerance", m.within_tolerance},
-          {"share_within_tolerance", m.share_within_tolerance()},
-          {"nan_elements", m.nan_elements},
-          {"max_abs_diff", finite_or_null(m.max_abs_diff)},
-          {"max_abs_index", m.max_abs_index < 0 ? nlohmann::json() : nlohmann::json(m.max_abs_index)},
-          {"max_rel_diff", finite_or_null(m.max_rel_diff)},
-          {"max_rel_index", m.max_rel_index < 0 ? nlohmann::json() : nlohmann::json(m.max_rel_index)},
-          {"mean_abs_diff", finite_or_null(m.mean_abs_diff)},
-          {"cosine_similarity", finite_or_null(m.cosine_similarity)}};
+  return {
+      {"elements", m.elements},
+      {"equal_elements", m.equal_elements},
+      {"within_tolerance", m.within_tolerance},
+      {"share_within_tolerance", m.share_within_tolerance()},
+      {"nan_elements", m.nan_elements},
+      {"max_abs_diff", json_number(m.max_abs_diff)},
+      {"max_abs_index", m.max_abs_index < 0 ? nlohmann::json() : nlohmann::json(m.max_abs_index)},
+      {"max_rel_diff", json_number(m.max_rel_diff)},
+      {"max_rel_index", m.max_rel_index < 0 ? nlohmann::json() : nlohmann::json(m.max_rel_index)},
+      {"mean_abs_diff", json_number(m.mean_abs_diff)},
+      {"cosine_similarity", json_number(m.cosine_similarity)}};
 }
 
 void write_json(const WeightDiff& diff, std::ostream& out) {
   nlohmann::json counts = nlohmann::json::object();
-  for (const DiffStatus status : kAllStatuses) counts[std::string(status_name(status))] = diff.count(status);
+  for (const DiffStatus status : kAllStatuses)
+    counts[std::string(status_name(status))] = diff.count(status);
   nlohmann::json params = nlohmann::json::array();
   for (const ParameterDiff& p : diff.parameters) {
-    nlohmann::json item = {{"status", status_name(p.status)},
-                           {"a", p.name_a.empty() ? nlohmann::json() : nlohmann::json(p.name_a)},
-                           {"b", p.name_b.empty() ? nlohmann::json() : nlohmann::json(p.name_b)},
-                           {"dtype_a", p.dtype_a ? nlohmann::json(dtype_text(p.dtype_a)) : nlohmann::json()},
-                           {"dtype_b", p.dtype_b ? nlohmann::json(dtype_text(p.dtype_b)) : nlohmann::json()},
-                           {"shape_a", p.name_a.empty() ? nlohmann::json() : nlohmann::json(p.shape_a)},
-                           {"shape_b", p.name_b.empty() ? nlohmann::json() : nlohmann::json(p.shape_b)}};
+    nlohmann::json item = {
+        {"status", status_name(p.status)},
+        {"a", p.name_a.empty() ? nlohmann::json() : nlohmann::json(p.name_a)},
+        {"b", p.name_b.empty() ? nlohmann::json() : nlohmann::json(p.name_b)},
+        {"dtype_a", p.dtype_a ? nlohmann::json(dtype_text(p.dtype_a)) : nlohmann::json()},
+        {"dtype_b", p.dtype_b ? nlohmann::json(dtype_text(p.dtype_b)) : nlohmann::json()},
+        {"shape_a", p.name_a.empty() ? nlohmann::json() : nlohmann::json(p.shape_a)},
+        {"shape_b", p.name_b.empty() ? nlohmann::json() : nlohmann::json(p.shape_b)}};
     if (!p.name_a.empty() && !p.name_b.empty()) {
       item["rtol"] = p.tolerance.rtol;
       item["atol"] = p.tolerance.atol;
@@ -173,21 +150,19 @@ void write_json(const WeightDiff& diff, std::ostream& out) {
     if (!p.note.empty()) item["note"] = p.note;
     params.push_back(std::move(item));
   }
-  const nlohmann::json document = {
-      {"summary",
-       {{"a", diff.path_a}, {"b", diff.path_b}, {"format_a", diff.format_a}, {"format_b", diff.format_b},
-        {"pairing", diff.pairing}, {"agree", diff.all_agree()}, {"counts", counts},
-        {"ambiguous_pairs", diff.ambiguous_pairs()}, {"bytes_read", diff.bytes_read},
-        {"seconds", diff.seconds}}},
-      {"parameters", params}};
+  const nlohmann::json document = {{"summary",
+                                    {{"a", diff.path_a},
+                                     {"b", diff.path_b},
+                                     {"format_a", diff.format_a},
+                                     {"format_b", diff.format_b},
+                                     {"pairing", diff.pairing},
+                                     {"agree", diff.all_agree()},
+                                     {"counts", counts},
+                                     {"ambiguous_pairs", diff.ambiguous_pairs()},
+                                     {"bytes_read", diff.bytes_read},
+                                     {"seconds", diff.seconds}}},
+                                   {"parameters", params}};
   out << document.dump(2) << '\n';
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 void write_csv(const WeightDiff& diff, std::ostream& out) {
@@ -199,14 +174,20 @@ void write_csv(const WeightDiff& diff, std::ostream& out) {
     out << status_name(p.status) << ',' << csv_field(p.name_a) << ',' << csv_field(p.name_b) << ','
         << csv_field(shape_text(p)) << ',' << csv_field(dtypes_text(p)) << ',';
     if (p.metrics)
-      out << number(p.metrics->max_abs_diff) << ','
-          << csv_field(p.metrics->max_abs_index < 0 ? "" : element_index(p.metrics->max_abs_index, p.shape_a))
-          << ',' << number(p.metrics->max_rel_diff) << ',' << number(p.metrics->mean_abs_diff) << ','
-          << number(p.metrics->cosine_similarity) << ',' << precise(p.metrics->share_within_tolerance());
+      out << format_number(p.metrics->max_abs_diff) << ','
+          << csv_field(p.metrics->max_abs_index < 0
+                           ? ""
+                           : element_index(p.metrics->max_abs_index, p.shape_a))
+          << ',' << format_number(p.metrics->max_rel_diff) << ','
+          << format_number(p.metrics->mean_abs_diff) << ','
+          << format_number(p.metrics->cosine_similarity) << ','
+          << format_precise(p.metrics->share_within_tolerance());
     else
       out << ",,,,,";
-    out << ',' << (p.metrics ? number(p.tolerance.rtol) + ',' + number(p.tolerance.atol) : ",") << ','
-        << number(p.confidence) << ',' << csv_field(p.note) << '\n';
+    out << ','
+        << (p.metrics ? format_number(p.tolerance.rtol) + ',' + format_number(p.tolerance.atol)
+                      : ",")
+        << ',' << format_number(p.confidence) << ',' << csv_field(p.note) << '\n';
   }
 }
 
@@ -225,53 +206,35 @@ void write_markdown(const WeightDiff& diff, std::ostream& out) {
     out << "| " << status_name(p.status) << " | `" << p.name_a << "` | `" << p.name_b << "` | "
         << shape_text(p) << " | " << dtypes_text(p) << " | ";
     if (p.metrics)
-      out << number(p.metrics->max_abs_diff) << " | " << number(p.metrics->max_rel_diff) << " | "
-          << number(p.metrics->cosine_similarity) << " | "
-          << percent_within(*p.metrics) << " |\n";
+      out << format_number(p.metrics->max_abs_diff) << " | "
+          << format_number(p.metrics->max_rel_diff) << " | "
+          << format_number(p.metrics->cosine_similarity) << " | " << percent_within(*p.metrics)
+          << " |\n";
     else
       out << " | | | " << p.note << " |\n";
   }
 }
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 void write_junit(const WeightDiff& diff, std::ostream& out) {
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<testsuite name=\"parity diff\" tests=\"" << diff.parameters.size() << "\" failures=\""
-      << findings(diff) << "\" time=\"" << diff.seconds << "\">\n"
-      << "  <properties>\n"
-      << "    <property name=\"a\" value=\"" << xml_escape(diff.path_a) << "\"/>\n"
-      << "    <property name=\"b\" value=\"" << xml_escape(diff.path_b) << "\"/>\n"
-      << "    <property name=\"pairing\" value=\"" << xml_escape(diff.pairing) << "\"/>\n"
-      << "  </properties>\n";
+  JunitSuite suite;
+  suite.name = "parity diff";
+  suite.seconds = diff.seconds;
+  suite.properties = {{"a", diff.path_a}, {"b", diff.path_b}, {"pairing", diff.pairing}};
   for (const ParameterDiff& p : diff.parameters) {
-    const std::string name = p.name_a.empty() ? p.name_b : p.name_a;
-    out << "  <testcase classname=\"weights\" name=\"" << xml_escape(name) << "\"";
-    if (status_agrees(p.status)) {
-      out << "/>\n";
-      continue;
-    }
-    std::string message = std::string(status_name(p.status)) + ": " + (p.name_a.empty() ? "-" : p.name_a) +
-                          " <-> " + (p.name_b.empty() ? "-" : p.name_b) + " " + shape_text(p) + " " +
-                          dtypes_text(p);
+    JunitCase& test = suite.cases.emplace_back();
+    test.classname = "weights";
+    test.name = p.name_a.empty() ? p.name_b : p.name_a;
+    if (status_agrees(p.status)) continue;
+    std::string message =
+        std::string(status_name(p.status)) + ": " + (p.name_a.empty() ? "-" : p.name_a) + " <-> " +
+        (p.name_b.empty() ? "-" : p.name_b) + " " + shape_text(p) + " " + dtypes_text(p);
     if (p.metrics)
-      message += ", max abs " + number(p.metrics->max_abs_diff) + where_text(p, p.metrics->max_abs_index) +
-                 ", " + percent_within(*p.metrics) + " within tolerance";
-    out << ">\n    <failure message=\"" << xml_escape(message) << "\"/>\n  </testcase>\n";
+      message += ", max abs " + format_number(p.metrics->max_abs_diff) +
+                 where_text(p, p.metrics->max_abs_index) + ", " + percent_within(*p.metrics) +
+                 " within tolerance";
+    test.failure = std::move(message);
   }
-  out << "</testsuite>\n";
+  write_junit(suite, out);
 }
 
 }  // namespace
@@ -284,18 +247,7 @@ void write_diff_report(const WeightDiff& diff, std::string_view format, std::ost
   if (format == "csv") return write_csv(diff, out);
   if (format == "md") return write_markdown(diff, out);
   if (format == "junit") return write_junit(diff, out);
-  throw Error("unknown report format '" + std::string(format) + "'", "--format",
-              "choose text, json, csv, md or junit");
-}
-
-std::string element_index(std::int64_t index, const std::vector<std::int64_t>& shape) {
-  std::vector<std::int64_t> position(shape.size(), 0);
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    if (shape[d] <= 0) break;
-    position[d] = index % shape[d];
-    index /= shape[d];
-  }
-  return importers::shape_to_string(position);
+  throw unknown_report_format(format, diff_report_formats());
 }
 
 }  // namespace parity::analyzer

@@ -1,35 +1,16 @@
 #include "parity/analyzer/weights/weight_diff.hpp"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <exception>
-#include <mutex>
-#include <thread>
 
+#include "parity/analyzer/parallel_for.hpp"
 #include "parity/analyzer/weights/pairing.hpp"
-#include "parity/core/error.hpp"
 
 namespace parity::analyzer {
 namespace {
 
 using importers::TensorEntry;
-
-bool glob_matches(const std::string& glob, const std::string& name) {
-  return !name.empty() && ::fnmatch(glob.c_str(), name.c_str(), 0) == 0;
-}
-
-Tolerance tolerance_for(const ParameterDiff& diff, const DiffOptions& options) {
-  for (const ToleranceOverride& override_rule : options.overrides)
-    if (glob_matches(override_rule.glob, diff.name_a) || glob_matches(override_rule.glob, diff.name_b))
-      return override_rule.tolerance;
-  Tolerance tolerance = default_tolerance(*diff.dtype_a, *diff.dtype_b);
-  if (options.rtol) tolerance.rtol = *options.rtol;
-  if (options.atol) tolerance.atol = *options.atol;
-  return tolerance;
-}
 
 DiffStatus status_of(const ParameterDiff& diff) {
   if (!diff.metrics->all_close()) return DiffStatus::kMismatch;
@@ -47,42 +28,19 @@ ParameterDiff one_sided(const TensorEntry& entry, bool in_a, DiffStatus status, 
   return diff;
 }
 
-// Compares the pairs listed in `pending` on `threads` threads.
+// Compares the pairs listed in `pending`, a few at a time.
 void compare_pairs(const importers::TensorSource& a, const importers::TensorSource& b,
                    std::vector<ParameterDiff>& diffs, const std::vector<std::size_t>& pending,
                    const DiffOptions& options, std::uint64_t& bytes_read) {
-  std::atomic<std::size_t> next{0};
   std::atomic<std::uint64_t> bytes{0};
-  std::mutex mutex;  // guards done, failure and the progress callback
-  std::size_t done = 0;
-  std::exception_ptr failure;
-  const auto work = [&] {
-    for (std::size_t k = next++; k < pending.size(); k = next++) {
-      ParameterDiff& diff = diffs[pending[k]];
-      try {
-        const importers::NamedTensor left = a.read(diff.name_a);
-        const importers::NamedTensor right = b.read(diff.name_b);
-        bytes += left.data.size() + right.data.size();
-        diff.metrics = compare_tensors(left, right, diff.tolerance);
-        diff.status = status_of(diff);
-      } catch (...) {
-        const std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = pending.size();  // stop the others early
-        return;
-      }
-      const std::lock_guard lock(mutex);
-      ++done;
-      if (options.progress) options.progress(done, pending.size());
-    }
-  };
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(pending.size(), 1)));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& thread : pool) thread.join();
-  if (failure) std::rethrow_exception(failure);
+  parallel_for(pending.size(), {options.threads, options.progress}, [&](std::size_t k) {
+    ParameterDiff& diff = diffs[pending[k]];
+    const importers::NamedTensor left = a.read(diff.name_a);
+    const importers::NamedTensor right = b.read(diff.name_b);
+    bytes += left.data.size() + right.data.size();
+    diff.metrics = compare_tensors(left, right, diff.tolerance);
+    diff.status = status_of(diff);
+  });
   bytes_read = bytes;
 }
 
@@ -90,14 +48,22 @@ void compare_pairs(const importers::TensorSource& a, const importers::TensorSour
 
 std::string_view status_name(DiffStatus status) {
   switch (status) {
-    case DiffStatus::kEqual: return "equal";
-    case DiffStatus::kClose: return "close";
-    case DiffStatus::kMismatch: return "mismatch";
-    case DiffStatus::kShapeMismatch: return "shape mismatch";
-    case DiffStatus::kDtypeDiffers: return "dtype differs";
-    case DiffStatus::kOnlyInA: return "only in A";
-    case DiffStatus::kOnlyInB: return "only in B";
-    case DiffStatus::kNoCounterpart: return "no counterpart";
+    case DiffStatus::kEqual:
+      return "equal";
+    case DiffStatus::kClose:
+      return "close";
+    case DiffStatus::kMismatch:
+      return "mismatch";
+    case DiffStatus::kShapeMismatch:
+      return "shape mismatch";
+    case DiffStatus::kDtypeDiffers:
+      return "dtype differs";
+    case DiffStatus::kOnlyInA:
+      return "only in A";
+    case DiffStatus::kOnlyInB:
+      return "only in B";
+    case DiffStatus::kNoCounterpart:
+      return "no counterpart";
   }
   return "?";
 }
@@ -108,13 +74,14 @@ bool status_agrees(DiffStatus status) {
 }
 
 std::size_t WeightDiff::count(DiffStatus status) const {
-  return static_cast<std::size_t>(std::count_if(
-      parameters.begin(), parameters.end(), [status](const auto& p) { return p.status == status; }));
+  return static_cast<std::size_t>(
+      std::count_if(parameters.begin(), parameters.end(),
+                    [status](const auto& p) { return p.status == status; }));
 }
 
 std::size_t WeightDiff::ambiguous_pairs() const {
-  return static_cast<std::size_t>(std::count_if(
-      parameters.begin(), parameters.end(), [](const auto& p) { return !p.rival_b.empty(); }));
+  return static_cast<std::size_t>(std::count_if(parameters.begin(), parameters.end(),
+                                                [](const auto& p) { return !p.rival_b.empty(); }));
 }
 
 bool WeightDiff::all_agree() const {
@@ -150,7 +117,7 @@ WeightDiff diff_checkpoints(const importers::TensorSource& a, const importers::T
     diff.confidence = pair.confidence;
     diff.paired_by = pair.how;
     if (pair.rival_b) diff.rival_b = entries_b[*pair.rival_b].name;
-    diff.tolerance = tolerance_for(diff, options);
+    diff.tolerance = options.tolerances.pick(diff.name_a, diff.name_b, left.dtype, right.dtype);
     if (left.shape != right.shape)
       diff.status = DiffStatus::kShapeMismatch;
     else
@@ -171,26 +138,6 @@ WeightDiff diff_checkpoints(const importers::TensorSource& a, const importers::T
   compare_pairs(a, b, result.parameters, pending, options, result.bytes_read);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
-}
-
-ToleranceOverride parse_tolerance_override(std::string_view text) {
-  const auto equals = text.rfind('=');
-  const auto comma = text.rfind(',');
-  const std::string where = "--tol " + std::string(text);
-  if (equals == std::string_view::npos || comma == std::string_view::npos || comma < equals || equals == 0)
-    throw Error("expected GLOB=RTOL,ATOL", where, "for example --tol 'fc.*=1e-4,1e-5'");
-  const auto number = [&](std::string_view part) {
-    try {
-      std::size_t used = 0;
-      const double value = std::stod(std::string(part), &used);
-      if (used != part.size() || !(value >= 0)) throw std::invalid_argument("");
-      return value;
-    } catch (const std::exception&) {
-      throw Error("'" + std::string(part) + "' is not a tolerance (a number >= 0)", where);
-    }
-  };
-  return {std::string(text.substr(0, equals)),
-          {number(text.substr(equals + 1, comma - equals - 1)), number(text.substr(comma + 1))}};
 }
 
 }  // namespace parity::analyzer

@@ -212,7 +212,7 @@ TEST_CASE("dumps cover the chosen steps and contents; stats-only dumps hold the 
   }
 }
 
-TEST_CASE("--detect-anomaly stops at a planted NaN, naming the op whose inputs were clean", "[e2e]") {
+TEST_CASE("the anomaly check stops at a planted NaN, naming the op whose inputs were clean", "[e2e]") {
   Run run;
   run.options.debug.nan = PlantedNan::parse("layer2.0.conv1@1");
   run.options.debug.detect_anomaly = true;

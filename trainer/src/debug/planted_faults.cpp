@@ -15,11 +15,12 @@ struct BugKindName {
   std::string_view name;
   std::string_view default_layer;
 };
-// Default layers: the first stride-2 3x3 conv, a batch norm inside a block,
-// and the first square 3x3 conv (64 in, 64 out) of ResNet-18/50.
+// Default layers (ResNet-50's): the first stride-2 3x3 conv, the batch norm
+// closing a block (small outputs, so epsilon shows),
+// and the first square 3x3 conv (64 in, 64 out).
 constexpr std::array<BugKindName, 4> kBugKinds{{
     {PlantedBug::kSamePadding, "same-pad", "layer2.0.conv2"},
-    {PlantedBug::kBatchNormEpsilon, "bn-eps", "layer2.0.bn1"},
+    {PlantedBug::kBatchNormEpsilon, "bn-eps", "layer2.0.bn3"},
     {PlantedBug::kLabelSmoothing, "label-smooth", ""},
     {PlantedBug::kTransposedWeight, "transpose-weight", "layer1.0.conv2"},
 }};

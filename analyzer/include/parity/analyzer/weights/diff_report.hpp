@@ -15,7 +15,4 @@ std::vector<std::string> diff_report_formats();  // text, json, csv, md, junit
 // Throws parity::Error for an unknown format, listing the known ones.
 void write_diff_report(const WeightDiff& diff, std::string_view format, std::ostream& out);
 
-// "[3, 1, 0, 2]": the C-order multi-index of flat element `index` of `shape`.
-std::string element_index(std::int64_t index, const std::vector<std::int64_t>& shape);
-
 }  // namespace parity::analyzer

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parity/analyzer/weights/tensor_diff.hpp"
+#include "parity/analyzer/weights/tolerance_rules.hpp"
 #include "parity/importers/tensor_source.hpp"
 
 namespace parity::analyzer {
@@ -33,16 +34,10 @@ std::string_view status_name(DiffStatus status);
 // equal, close and no counterpart agree; everything else is a finding.
 bool status_agrees(DiffStatus status);
 
-struct ToleranceOverride {
-  std::string glob;  // fnmatch pattern, tried on the A name and on the B name
-  Tolerance tolerance;
-};
-
 struct DiffOptions {
   std::string map = "auto";  // see pair_tensors()
-  std::optional<double> rtol, atol;         // replace the dtype defaults
-  std::vector<ToleranceOverride> overrides; // first match wins, before rtol/atol
-  unsigned threads = 0;                     // 0: one per hardware thread
+  ToleranceRules tolerances;
+  unsigned threads = 0;  // 0: one per hardware thread
   // Called after each compared pair (from the calling thread's view: serialized).
   std::function<void(std::size_t done, std::size_t total)> progress;
 };
@@ -75,8 +70,5 @@ struct WeightDiff {
 // Throws parity::Error when a tensor cannot be read.
 WeightDiff diff_checkpoints(const importers::TensorSource& a, const importers::TensorSource& b,
                             const DiffOptions& options = {});
-
-// "GLOB=RTOL,ATOL" as given to --tol; throws parity::Error naming the text.
-ToleranceOverride parse_tolerance_override(std::string_view text);
 
 }  // namespace parity::analyzer

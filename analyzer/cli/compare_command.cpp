@@ -1,0 +1,72 @@
+// `parity compare A B`: the first tensor, in execution order, where two
+// tensor dumps part ways.
+#include <memory>
+
+#include "commands.hpp"
+#include "parity/analyzer/compare/compare_report.hpp"
+#include "parity/analyzer/compare/dump_compare.hpp"
+#include "progress.hpp"
+#include "report_output.hpp"
+#include "tolerance_options.hpp"
+
+namespace parity::cli {
+
+void add_compare_command(CLI::App& app, Run& run) {
+  struct Options {
+    std::string a, b, map = "identity";
+    ToleranceFlags tolerances;
+    ReportFlags report;
+    unsigned threads = 0;
+    bool all = false;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* command = app.add_subcommand(
+      "compare",
+      "Compare two tensor dumps (parity-train --dump, samples/torch/dump_reference.py, or plain "
+      "directories of .npy files) and name the first tensor, in forward and in backward order, "
+      "where they part ways. Exit code 0 when every paired tensor matches (records with no "
+      "counterpart are reported as warnings, not failures), 1 when some pair mismatches or "
+      "nothing pairs, 2 when it could not run (a missing directory, a corrupt manifest line, a "
+      "missing .npy file, one that disagrees with its manifest line)");
+  command
+      ->add_option("a", options->a,
+                   "First dump directory (A), whose execution order the report follows")
+      ->required();
+  command
+      ->add_option("b", options->b,
+                   "Second dump directory (B), the reference of relative differences")
+      ->required();
+  command->add_option(
+      "--map", options->map,
+      "Map A's names to B's before pairing: a built-in map (identity, the default; "
+      "mindspore-to-torch, torch-to-mindspore, modelzoo-to-torch, torch-to-modelzoo) or "
+      "a YAML/JSON rule file");
+  add_tolerance_options(*command, options->tolerances, "records");
+  add_report_options(*command, options->report, analyzer::compare_report_formats());
+  command->add_option("--threads", options->threads,
+                      "Pairs compared at once (default: one per core)");
+  command->add_flag("--all", options->all,
+                    "List every pair and every record with no counterpart, not only the mismatches "
+                    "(text and md; the other formats always list every pair)");
+  command->callback([&run, options] {
+    run = [options] {
+      analyzer::CompareOptions compare_options;
+      compare_options.map = options->map;
+      compare_options.tolerances = options->tolerances.rules();
+      compare_options.parallel.threads = options->threads;
+      const auto a = importers::TensorDump::open(options->a);
+      const auto b = importers::TensorDump::open(options->b);
+      ProgressLine progress("comparing");
+      compare_options.parallel.progress = [&progress](std::size_t done, std::size_t total) {
+        progress.update(done, total);
+      };
+      const analyzer::DumpComparison comparison = analyzer::compare_dumps(a, b, compare_options);
+      write_report(options->report, [&comparison, &options](std::ostream& out) {
+        analyzer::write_compare_report(comparison, options->report.format, out, options->all);
+      });
+      return comparison.passed() ? 0 : 1;
+    };
+  });
+}
+
+}  // namespace parity::cli
