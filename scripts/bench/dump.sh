@@ -38,15 +38,11 @@ save_checkpoint: false
 threads: 1
 YAML
 
-ours() {  # ours STEPS [options...]
-  local steps=$1; shift
-  "$train" train --config "$work/config.yaml" --max-steps "$steps" --init-weights "$work/init.pth" \
-    --input-batch "$work/x.npy" --input-labels "$work/y.npy" "$@"
-}
-theirs() {  # theirs [options...]
-  /usr/bin/python3 "$reference" --model resnet50 --num-classes 10 --weights "$work/init.pth" \
-    --images "$work/x.npy" --labels "$work/y.npy" --steps 1 --lr 0.001 --threads 1 "$@"
-}
+# The two producers, as commands /usr/bin/time can run.
+ours=("$train" train --config "$work/config.yaml" --init-weights "$work/init.pth"
+  --input-batch "$work/x.npy" --input-labels "$work/y.npy")
+theirs=(/usr/bin/python3 "$reference" --model resnet50 --num-classes 10 --weights "$work/init.pth"
+  --images "$work/x.npy" --labels "$work/y.npy" --steps 1 --lr 0.001 --threads 1)
 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # Runs a command; appends "seconds peak_rss_mb" to the file named first.
@@ -61,12 +57,12 @@ timed() {
 
 for ((r = 0; r < rounds; r++)); do
   rm -rf "$work"/d*
-  timed "$work/ours.plain" ours 1
-  timed "$work/ours.dump" ours 1 --dump "$work/d_ours"
-  timed "$work/theirs.plain" theirs
-  timed "$work/theirs.dump" theirs --dump "$work/d_theirs"
-  timed "$work/ours.4" ours 4
-  timed "$work/ours.anomaly" ours 4 --detect-anomaly
+  timed "$work/ours.plain" "${ours[@]}" --max-steps 1
+  timed "$work/ours.dump" "${ours[@]}" --max-steps 1 --dump "$work/d_ours"
+  timed "$work/theirs.plain" "${theirs[@]}"
+  timed "$work/theirs.dump" "${theirs[@]}" --dump "$work/d_theirs"
+  timed "$work/ours.4" "${ours[@]}" --max-steps 4
+  timed "$work/ours.anomaly" "${ours[@]}" --max-steps 4 --detect-anomaly
 done
 bytes_ours=$(du -sb "$work/d_ours/tensors" | cut -f1)
 bytes_theirs=$(du -sb "$work/d_theirs/tensors" | cut -f1)
