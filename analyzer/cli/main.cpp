@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
   parity::cli::add_convert_command(app, run);
   parity::cli::add_compare_command(app, run);
   parity::cli::add_nan_scan_command(app, run);
+  parity::cli::add_report_command(app, run);
+  parity::cli::add_diff_trace_command(app, run);
+  parity::cli::add_synth_command(app, run);
 
   // CLI11 would read an unknown verb as a stray argument; name it instead.
   const auto is_verb = [&app](const std::string& word) {
@@ -31,7 +34,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1])) {
     std::cerr << "parity: error: unknown command '" << argv[1]
-              << "'\n  hint: the commands are: info, export, diff, convert, compare, nan-scan (see "
+              << "'\n  hint: the commands are: info, export, diff, convert, compare, nan-scan, report, diff-trace, synth (see "
                  "parity --help)\n";
     return kCouldNotRun;
   }

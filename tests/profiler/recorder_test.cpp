@@ -103,7 +103,7 @@ TEST_CASE("nested scopes become ranges with depth, parent and a step row", "[uni
   CHECK(trace.meta_value("command_line") == "recorder_test");
 }
 
-TEST_CASE("many threads record at once; every range is stored and nested", "[unit]") {
+TEST_CASE("many threads record at once, every range is stored and nested", "[unit]") {
   constexpr int kThreads = 8, kIterations = 3000;
   TempDir dir;
   RecorderStats stats;

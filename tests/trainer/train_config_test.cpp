@@ -17,7 +17,7 @@ fs::path write_config(const TempDir& dir, const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("a config file sets the model_zoo keys; --set overrides them", "[unit]") {
+TEST_CASE("a config file sets the model_zoo keys, --set overrides them", "[unit]") {
   TempDir dir;
   const auto path = write_config(dir, "net_name: resnet18\nbatch_size: 64\nlr_max: 0.256\n"
                                       "use_label_smooth: false\nweight_decay: 3.0517578125e-05\n");

@@ -150,7 +150,7 @@ TEST_CASE("parity compare: could not run, exit code 2, the fault named", "[e2e][
                 "the manifest says float32 [2, 8, 16, 4]");
 }
 
-TEST_CASE("parity compare: records with no counterpart are warnings (exit 0); nothing paired is 1",
+TEST_CASE("parity compare: records with no counterpart are warnings (exit 0), nothing paired is 1",
           "[e2e][compare]") {
   TempDir dir;
   fixture::DumpSpec a_spec, b_spec;

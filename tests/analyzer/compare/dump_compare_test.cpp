@@ -236,7 +236,7 @@ TEST_CASE("compare: float32 against float64: float32 tolerance and ULPs", "[unit
   CHECK(*fc.metrics->max_ulp_diff == 0);  // float32 values widened: no float32 ULP apart
 }
 
-TEST_CASE("compare: NaN on both sides at the same place matches; elsewhere it is named",
+TEST_CASE("compare: NaN on both sides at the same place matches, elsewhere it is named",
           "[unit][compare]") {
   TempDir dir;
   const float nan = std::numeric_limits<float>::quiet_NaN();

@@ -122,7 +122,7 @@ TEST_CASE("a CRC trailer is checked: every changed byte is caught", "[unit]") {
   }
 }
 
-TEST_CASE("a cut CRC trailer is refused; a file cut before it reads without it", "[unit]") {
+TEST_CASE("a cut CRC trailer is refused, a file cut before it reads without it", "[unit]") {
   TempDir dir;
   const std::string good = read_bytes(fixture("resnet_small_crc.ckpt"));
   const std::size_t trailer = good.size() - 17;

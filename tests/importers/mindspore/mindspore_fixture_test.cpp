@@ -96,7 +96,7 @@ TEST_CASE("a model_zoo ResNet checkpoint reads in file order with MindSpore's na
   }
 }
 
-TEST_CASE("old scalars, split tensors and empty tensors read; non-tensor values are left out",
+TEST_CASE("old scalars, split tensors and empty tensors read, non-tensor values are left out",
           "[unit]") {
   const auto source = open_mindspore_checkpoint(fixture("legacy_and_extras.ckpt"));
   // "optimizer" (a string), "random_op" and "embedding" (a map parameter) are not tensors.

@@ -131,7 +131,7 @@ TEST_CASE("every allow-listed global is a module and a name with a reason", "[un
   CHECK_FALSE(parity::importers::is_allowed_pickle_global("posix", "system"));
 }
 
-TEST_CASE("allowed calls become call nodes; containers PyTorch calls become containers", "[unit]") {
+TEST_CASE("allowed calls become call nodes, containers PyTorch calls become containers", "[unit]") {
   const Pickle pickle = parse_pickle(PickleBuilder()
                                          .proto(2)
                                          .mark()

@@ -53,7 +53,7 @@ LegacyStorage floats(std::string key, std::uint64_t count) {
 
 }  // namespace
 
-TEST_CASE("pickles that would run code are refused naming the global; nothing runs", "[e2e]") {
+TEST_CASE("pickles that would run code are refused naming the global, nothing runs", "[e2e]") {
   const auto& dir = torch_peer_dir();
   fs::remove(parity::test::torch_attack_marker());
   const std::vector<std::pair<std::string, std::string>> attacks = {{"system", "'posix.system'"},

@@ -184,7 +184,7 @@ TEST_CASE("a dump holds every module's output, gradient and parameter in executi
   }
 }
 
-TEST_CASE("dumps cover the chosen steps and contents; stats-only dumps hold the same statistics", "[e2e]") {
+TEST_CASE("dumps cover the chosen steps and contents, stats-only dumps hold the same statistics", "[e2e]") {
   Run full;
   full.dump("dump", "1", "fwd,grads");
   full.train();

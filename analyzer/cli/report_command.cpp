@@ -1,0 +1,143 @@
+// `parity report RUN.db...`: where a run's time goes, the findings of every
+// rule, and an optional comparison with a baseline run, in the formats a
+// terminal, a CI summary, a browser and a CI test view read.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "parity/analyzer/profile/profile_report.hpp"
+#include "parity/analyzer/report_format.hpp"
+#include "parity/core/error.hpp"
+#include "progress.hpp"
+
+namespace parity::cli {
+namespace {
+
+std::vector<std::string> split_formats(const std::string& list) {
+  std::vector<std::string> formats;
+  std::stringstream stream(list);
+  for (std::string format; std::getline(stream, format, ',');) {
+    if (format.empty()) continue;
+    const auto& known = analyzer::profile_report_formats();
+    if (std::find(known.begin(), known.end(), format) == known.end())
+      throw analyzer::unknown_report_format(format, known);
+    if (std::find(formats.begin(), formats.end(), format) == formats.end())
+      formats.push_back(format);
+  }
+  if (formats.empty())
+    throw Error("--format names no format", "--format", "e.g. --format text,json");
+  return formats;
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out)
+    throw Error("cannot write the report", path.string(), "check the directory is writable");
+}
+
+std::string rules_listing() {
+  std::string text = "rules:\n";
+  for (const auto& rule : analyzer::rules_table())
+    text += "  " + std::string(rule.id) + ": " + std::string(rule.checks) + "\n";
+  text += "settings (--set name=value):\n";
+  const analyzer::Thresholds defaults;
+  for (const auto& info : analyzer::thresholds_table()) {
+    std::ostringstream value;
+    value << defaults.*info.field;
+    text += "  " + std::string(info.name) + " = " + value.str() + ": " + std::string(info.meaning) +
+            "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, Run& run) {
+  struct Options {
+    std::vector<std::string> traces, baseline, settings;
+    std::string formats = "text", output, fail_on = "error";
+    std::optional<double> max_regression;
+    bool list_rules = false;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* command = app.add_subcommand(
+      "report",
+      "Analyze a run's traces (one database per rank): step breakdown, operators, kernels, data "
+      "queue, communication, device idle time, stragglers; findings of every rule "
+      "(docs/rules.md) with the evidence and a next step; and, with --baseline, regression "
+      "checks. Exit code 0 when no finding reaches --fail-on and nothing regressed, 1 when one "
+      "does, 2 when it could not run (a missing, truncated or foreign file, a trace with no "
+      "steps, bad options)");
+  command->add_option("traces", options->traces, "Trace databases of one run, one per rank");
+  command
+      ->add_option("--baseline", options->baseline,
+                   "Trace(s) of the baseline run to compare against (repeat for several ranks)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1);
+  command
+      ->add_option("--max-regression", options->max_regression,
+                   "Allowed slowdown against the baseline, in percent of the baseline's median "
+                   "step (default 5)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--format", options->formats,
+                      "Comma-separated formats: text, md, html, json, junit (default: text)");
+  command->add_option("-o,--output", options->output,
+                      "Directory to write report.txt, report.md, report.html, report.json and "
+                      "report.junit.xml into (created if missing); default: one format to stdout");
+  command
+      ->add_option("--fail-on", options->fail_on,
+                   "Lowest finding severity that fails the run: warning or error (default), "
+                   "or info")
+      ->check(CLI::IsMember({"info", "warning", "error"}));
+  command->add_option("--set", options->settings,
+                      "Change a threshold, name=value (repeatable; --list-rules shows them)");
+  command->add_flag("--list-rules", options->list_rules, "List the rules and settings, and exit");
+  command->callback([&run, options] {
+    run = [options] {
+      if (options->list_rules) {
+        std::cout << rules_listing();
+        return 0;
+      }
+      if (options->traces.empty())
+        throw Error("no trace given", "parity report", "pass one .db file per rank of the run");
+      const std::vector<std::string> formats = split_formats(options->formats);
+      if (formats.size() > 1 && options->output.empty())
+        throw Error("several formats need an output directory", "--format " + options->formats,
+                    "add -o DIR, or ask for one format");
+      analyzer::ReportInputs inputs;
+      for (const std::string& setting : options->settings)
+        analyzer::set_threshold(inputs.thresholds, setting);
+      if (options->max_regression) inputs.thresholds.max_regression_pct = *options->max_regression;
+      inputs.traces.assign(options->traces.begin(), options->traces.end());
+      inputs.baseline.assign(options->baseline.begin(), options->baseline.end());
+      inputs.fail_on = analyzer::parse_severity(options->fail_on);
+      ProgressLine progress("analyzing");
+      inputs.progress = [&progress](double fraction) { progress.update(fraction); };
+      const analyzer::ProfileReport report = analyzer::build_profile_report(inputs);
+      if (options->output.empty()) {
+        analyzer::write_profile_report(report, formats.front(), std::cout);
+      } else {
+        const std::filesystem::path dir(options->output);
+        std::error_code error;
+        std::filesystem::create_directories(dir, error);
+        if (error)
+          throw Error("cannot create the output directory: " + error.message(), dir.string());
+        for (const std::string& format : formats) {
+          std::ostringstream text;
+          analyzer::write_profile_report(report, format, text);
+          write_file(dir / analyzer::profile_report_file_name(format), text.str());
+        }
+        std::cerr << "parity report: wrote " << formats.size() << " report"
+                  << (formats.size() > 1 ? "s" : "") << " to " << dir.string() << '\n';
+      }
+      return report.failed() ? 1 : 0;
+    };
+  });
+}
+
+}  // namespace parity::cli

@@ -1,0 +1,69 @@
+// ProfileReport: what `parity report` computes from one run's traces (one per
+// rank) and an optional baseline run, and its renderings: text for a
+// terminal, Markdown for a CI step summary, self-contained HTML with SVG
+// charts, versioned JSON, and JUnit XML with one test case per rule and per
+// regression check.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "parity/analyzer/profile/baseline.hpp"
+#include "parity/analyzer/profile/findings.hpp"
+#include "parity/analyzer/profile/rank_profile.hpp"
+#include "parity/analyzer/profile/thresholds.hpp"
+
+namespace parity::analyzer {
+
+struct ProfileReport {
+  static constexpr int kVersion = 1;  // of the JSON rendering; bump on any incompatible change
+  std::vector<RankProfile> ranks;     // by rank
+  RankComparison rank_comparison;
+  std::vector<Finding> findings;
+  std::optional<BaselineComparison> baseline;
+  Thresholds thresholds;
+  Severity fail_on = Severity::kError;
+
+  // Checks found problems: a finding at or above fail_on, or a regression.
+  bool failed() const;
+  // The rank the detailed sections show: the one with the most work per step
+  // (every rank waits for it; see RankComparison).
+  const RankProfile& focus_rank() const;
+};
+
+struct ReportInputs {
+  std::vector<std::filesystem::path> traces;    // one run, one per rank
+  std::vector<std::filesystem::path> baseline;  // another run; empty: no comparison
+  Thresholds thresholds;
+  Severity fail_on = Severity::kError;
+  std::function<void(double)> progress;  // fraction of traces loaded and analyzed
+};
+
+// Loads and analyzes every trace; throws parity::Error naming the file for
+// one that cannot be read or holds no steps.
+ProfileReport build_profile_report(const ReportInputs& inputs);
+// The analysis of one run's traces (several in parallel), by rank.
+std::vector<RankProfile> analyze_traces(const std::vector<std::filesystem::path>& traces,
+                                        const Thresholds& thresholds,
+                                        const std::function<void(double)>& progress = {});
+
+nlohmann::json to_json(const ProfileReport& report);
+void write_text(const ProfileReport& report, std::ostream& out);
+void write_markdown(const ProfileReport& report, std::ostream& out);
+void write_junit(const ProfileReport& report, std::ostream& out);
+void write_html(const ProfileReport& report, std::ostream& out);
+
+// The formats by name (text, md, html, json, junit), and the file name each
+// gets in an output directory (report.txt, report.md, ...).
+const std::vector<std::string>& profile_report_formats();
+std::string profile_report_file_name(const std::string& format);
+// Throws parity::Error for a format that is not one of profile_report_formats().
+void write_profile_report(const ProfileReport& report, const std::string& format,
+                          std::ostream& out);
+
+}  // namespace parity::analyzer

@@ -1,0 +1,49 @@
+// Trace diff: two runs side by side (`parity diff-trace A.db B.db`): the step
+// breakdown, and every op and kernel with its calls and time per step in each
+// run. Per step, because two runs rarely record the same number of steps.
+// B is the run under test; its regression checks are those of a baseline
+// comparison with A as the baseline (baseline.hpp).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "parity/analyzer/profile/baseline.hpp"
+#include "parity/analyzer/profile/rank_profile.hpp"
+
+namespace parity::analyzer {
+
+struct DiffSide {
+  double calls_per_step = 0, time_per_step_ns = 0, mean_ns = 0;
+};
+
+struct DiffRow {
+  std::string name;
+  std::optional<DiffSide> a, b;  // none: the run never ran it
+  double delta_per_step_ns() const;
+};
+
+struct PartDiff {
+  std::string part;  // "step", "data_wait", ...
+  double a_mean_ns = 0, b_mean_ns = 0;
+};
+
+struct TraceDiff {
+  std::string a_path, b_path;
+  std::int64_t a_steps = 0, b_steps = 0;
+  std::vector<PartDiff> parts;
+  std::vector<DiffRow> ops, kernels;  // by |time per step difference|, largest first
+  BaselineComparison regression;
+};
+
+TraceDiff diff_traces(const RankProfile& a, const RankProfile& b, double max_regression_pct);
+
+const std::vector<std::string>& trace_diff_formats();  // text, md, json
+void write_trace_diff(const TraceDiff& diff, const std::string& format, std::ostream& out,
+                      std::size_t rows);
+nlohmann::json to_json(const TraceDiff& diff);
+
+}  // namespace parity::analyzer

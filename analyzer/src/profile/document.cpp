@@ -1,0 +1,154 @@
+#include "parity/analyzer/profile/document.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace parity::analyzer {
+namespace {
+
+bool is_numeric(const Table& table, std::size_t column) {
+  return column < table.numeric.size() ? table.numeric[column] : column > 0;
+}
+
+// Display width of UTF-8 text: continuation bytes take no column.
+std::size_t width(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+void text_table(const Table& table, std::ostream& out) {
+  std::vector<std::size_t> widths(table.header.size(), 0);
+  const auto measure = [&](const std::vector<std::string>& row) {
+    for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
+      widths[c] = std::max(widths[c], width(row[c]));
+  };
+  measure(table.header);
+  for (const auto& row : table.rows) measure(row);
+  const auto line = [&](const std::vector<std::string>& row) {
+    std::string text = " ";
+    for (std::size_t c = 0; c < widths.size(); ++c) {
+      const std::string cell = c < row.size() ? row[c] : "";
+      const std::string pad(widths[c] - width(cell), ' ');
+      text += ' ' + (is_numeric(table, c) ? pad + cell : cell + pad);
+      if (c + 1 < widths.size()) text += ' ';
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out << text << '\n';
+  };
+  line(table.header);
+  std::size_t total = 0;
+  for (const std::size_t w : widths) total += w + 2;
+  out << "  " << std::string(total > 2 ? total - 2 : 0, '-') << '\n';
+  for (const auto& row : table.rows) line(row);
+}
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+void markdown_table(const Table& table, std::ostream& out) {
+  const auto line = [&](const std::vector<std::string>& row) {
+    out << '|';
+    for (std::size_t c = 0; c < table.header.size(); ++c)
+      out << ' ' << markdown_cell(c < row.size() ? row[c] : "") << " |";
+    out << '\n';
+  };
+  line(table.header);
+  out << '|';
+  for (std::size_t c = 0; c < table.header.size(); ++c)
+    out << (is_numeric(table, c) ? "---:|" : "---|");
+  out << '\n';
+  for (const auto& row : table.rows) line(row);
+}
+
+}  // namespace
+
+void Document::heading(std::string text, int level, std::string id) {
+  Block block;
+  block.kind = Block::Kind::kHeading;
+  block.level = level;
+  block.text = std::move(text);
+  block.id = std::move(id);
+  blocks.push_back(std::move(block));
+}
+
+void Document::paragraph(std::string text) {
+  Block block;
+  block.text = std::move(text);
+  blocks.push_back(std::move(block));
+}
+
+void Document::bullets(std::vector<std::string> items) {
+  Block block;
+  block.kind = Block::Kind::kBullets;
+  block.items = std::move(items);
+  blocks.push_back(std::move(block));
+}
+
+void Document::table(Table table) {
+  Block block;
+  block.kind = Block::Kind::kTable;
+  block.table = std::move(table);
+  blocks.push_back(std::move(block));
+}
+
+std::string render_text(const Document& document) {
+  std::ostringstream out;
+  bool first = true;
+  for (const Block& block : document.blocks) {
+    switch (block.kind) {
+      case Block::Kind::kHeading:
+        if (!first) out << '\n';
+        out << block.text << '\n';
+        if (block.level == 1) out << std::string(width(block.text), '=') << '\n';
+        break;
+      case Block::Kind::kParagraph:
+        out << "  " << block.text << '\n';
+        break;
+      case Block::Kind::kBullets:
+        for (const std::string& item : block.items) out << "  - " << item << '\n';
+        break;
+      case Block::Kind::kTable:
+        text_table(block.table, out);
+        break;
+    }
+    first = false;
+  }
+  return out.str();
+}
+
+std::string render_markdown(const Document& document) {
+  std::ostringstream out;
+  for (const Block& block : document.blocks) {
+    switch (block.kind) {
+      case Block::Kind::kHeading:
+        out << std::string(static_cast<std::size_t>(block.level), '#') << ' ' << block.text
+            << "\n\n";
+        break;
+      case Block::Kind::kParagraph:
+        out << block.text << "\n\n";
+        break;
+      case Block::Kind::kBullets:
+        for (const std::string& item : block.items) out << "- " << item << '\n';
+        out << '\n';
+        break;
+      case Block::Kind::kTable:
+        markdown_table(block.table, out);
+        out << '\n';
+        break;
+    }
+  }
+  return out.str();
+}
+
+}  // namespace parity::analyzer

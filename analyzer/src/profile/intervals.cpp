@@ -1,0 +1,68 @@
+#include "parity/analyzer/profile/intervals.hpp"
+
+#include <algorithm>
+
+namespace parity::analyzer {
+
+std::vector<Interval> merge_intervals(std::vector<Interval> intervals) {
+  std::sort(intervals.begin(), intervals.end(),
+            [](const Interval& a, const Interval& b) { return a.start_ns < b.start_ns; });
+  std::vector<Interval> merged;
+  for (const Interval& next : intervals) {
+    if (next.length() == 0) continue;
+    if (!merged.empty() && next.start_ns <= merged.back().end_ns)
+      merged.back().end_ns = std::max(merged.back().end_ns, next.end_ns);
+    else
+      merged.push_back(next);
+  }
+  return merged;
+}
+
+namespace {
+
+// The first of `merged` that ends after `t`.
+std::vector<Interval>::const_iterator first_ending_after(const std::vector<Interval>& merged,
+                                                         std::int64_t t) {
+  return std::upper_bound(merged.begin(), merged.end(), t,
+                          [](std::int64_t time, const Interval& m) { return time < m.end_ns; });
+}
+
+}  // namespace
+
+std::int64_t covered_length(const std::vector<Interval>& merged, Interval interval) {
+  std::int64_t covered = 0;
+  for (auto it = first_ending_after(merged, interval.start_ns);
+       it != merged.end() && it->start_ns < interval.end_ns; ++it)
+    covered += std::min(it->end_ns, interval.end_ns) - std::max(it->start_ns, interval.start_ns);
+  return covered;
+}
+
+std::int64_t covered_by_both(const std::vector<Interval>& a, const std::vector<Interval>& b,
+                             Interval interval) {
+  std::int64_t covered = 0;
+  for (auto it = first_ending_after(a, interval.start_ns);
+       it != a.end() && it->start_ns < interval.end_ns; ++it)
+    covered += covered_length(
+        b, {std::max(it->start_ns, interval.start_ns), std::min(it->end_ns, interval.end_ns)});
+  return covered;
+}
+
+std::int64_t overlap_length(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::int64_t overlap = 0;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const std::int64_t start = std::max(a[i].start_ns, b[j].start_ns);
+    const std::int64_t end = std::min(a[i].end_ns, b[j].end_ns);
+    if (end > start) overlap += end - start;
+    (a[i].end_ns < b[j].end_ns ? i : j)++;
+  }
+  return overlap;
+}
+
+std::int64_t total_length(const std::vector<Interval>& merged) {
+  std::int64_t total = 0;
+  for (const Interval& interval : merged) total += interval.length();
+  return total;
+}
+
+}  // namespace parity::analyzer

@@ -1,0 +1,100 @@
+#include "parity/analyzer/profile/op_analysis.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <unordered_map>
+
+namespace parity::analyzer {
+namespace {
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+template <typename Stat>
+void sort_by_total(std::vector<Stat>& stats) {
+  std::sort(stats.begin(), stats.end(), [](const Stat& a, const Stat& b) {
+    return a.time.total_ns != b.time.total_ns ? a.time.total_ns > b.time.total_ns : a.name < b.name;
+  });
+}
+
+}  // namespace
+
+bool is_conversion_op(std::string_view name) {
+  const std::string text = lower(name);
+  for (const char* word : {"reorder", "cast", "transpose", "transdata", "permute", "convert",
+                           "aten::to", "aten::_to_copy", "contiguous"})
+    if (text.find(word) != std::string::npos) return true;
+  return false;
+}
+
+OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
+                       const Thresholds& thresholds) {
+  OpAnalysis analysis;
+  const double step_total = static_cast<double>(steps.total_step_ns);
+  const auto share = [&](double ns) { return step_total > 0 ? ns / step_total : 0; };
+
+  std::unordered_map<profiler::NameId, std::vector<std::int64_t>> op_times;
+  std::map<std::pair<profiler::NameId, profiler::NameId>, std::vector<std::int64_t>> layer_times;
+  for (const TraceRange& range : trace.ranges) {
+    if (range.category == profiler::Category::kOp)
+      op_times[range.name].push_back(range.dur_ns());
+    else if (range.category == profiler::Category::kLayer)
+      layer_times[{range.name, range.phase}].push_back(range.dur_ns());
+  }
+  for (auto& [name, times] : op_times) {
+    OpStat stat{trace.name(name), "", distribution_of(times), 0};
+    stat.step_share = share(stat.time.total_ns);
+    if (is_conversion_op(stat.name)) analysis.conversion_ns += stat.time.total_ns;
+    analysis.ops.push_back(std::move(stat));
+  }
+  analysis.conversion_share = share(analysis.conversion_ns);
+  for (auto& [key, times] : layer_times) {
+    OpStat stat{trace.name(key.first), key.second ? trace.name(key.second) : "",
+                distribution_of(times), 0};
+    stat.step_share = share(stat.time.total_ns);
+    analysis.layers.push_back(std::move(stat));
+  }
+  sort_by_total(analysis.ops);
+  sort_by_total(analysis.layers);
+
+  // api_calls are sorted by correlation id: each kernel finds its launch by binary search.
+  const auto launch_of = [&](std::int64_t correlation) -> const TraceApiCall* {
+    if (correlation < 0) return nullptr;
+    const auto it = std::lower_bound(
+        trace.api_calls.begin(), trace.api_calls.end(), correlation,
+        [](const TraceApiCall& call, std::int64_t id) { return call.correlation_id < id; });
+    return it != trace.api_calls.end() && it->correlation_id == correlation ? &*it : nullptr;
+  };
+  struct KernelSamples {
+    std::vector<std::int64_t> time, launch, queue;
+  };
+  std::unordered_map<profiler::NameId, KernelSamples> kernels;
+  const auto small_ns = static_cast<std::int64_t>(thresholds.small_kernel_us * 1000);
+  for (const TraceGpuActivity& activity : trace.gpu_activities) {
+    if (activity.kind != profiler::GpuActivityKind::kKernel) continue;
+    KernelSamples& samples = kernels[activity.name];
+    samples.time.push_back(activity.dur_ns());
+    ++analysis.kernel_count;
+    if (activity.dur_ns() < small_ns) ++analysis.small_kernel_count;
+    analysis.kernel_time_ns += static_cast<double>(activity.dur_ns());
+    if (const TraceApiCall* launch = launch_of(activity.correlation_id)) {
+      samples.launch.push_back(launch->end_ns - launch->start_ns);
+      samples.queue.push_back(std::max<std::int64_t>(0, activity.start_ns - launch->end_ns));
+    }
+  }
+  for (auto& [name, samples] : kernels) {
+    KernelStat stat{trace.name(name), distribution_of(samples.time), 0,
+                    distribution_of(samples.launch), distribution_of(samples.queue)};
+    stat.device_share =
+        analysis.kernel_time_ns > 0 ? stat.time.total_ns / analysis.kernel_time_ns : 0;
+    analysis.kernels.push_back(std::move(stat));
+  }
+  sort_by_total(analysis.kernels);
+  return analysis;
+}
+
+}  // namespace parity::analyzer

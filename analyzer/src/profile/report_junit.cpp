@@ -1,0 +1,42 @@
+// The JUnit rendering: one test case per rule (failing when the rule made a
+// finding at or above the report's fail-on severity) and one per regression
+// check, so a CI system lists exactly what failed.
+#include "parity/analyzer/profile/profile_report.hpp"
+#include "parity/analyzer/report_format.hpp"
+
+namespace parity::analyzer {
+
+void write_junit(const ProfileReport& report, std::ostream& out) {
+  JunitSuite suite;
+  suite.name = "parity report";
+  std::string traces;
+  for (const RankProfile& rank : report.ranks) traces += (traces.empty() ? "" : ", ") + rank.path;
+  suite.properties = {{"traces", traces}, {"fail_on", std::string(severity_name(report.fail_on))}};
+  for (const RuleInfo& rule : rules_table()) {
+    JunitCase test{"parity.rules", std::string(rule.id), std::nullopt, std::nullopt};
+    std::string failures;
+    for (const Finding& f : report.findings) {
+      if (f.rule != rule.id || f.severity < report.fail_on) continue;
+      failures += (failures.empty() ? "" : "\n") + std::string("[") +
+                  std::string(severity_name(f.severity)) + "] " +
+                  (f.rank ? "rank " + std::to_string(*f.rank) + ": " : "") + f.title +
+                  "; next: " + f.next_step;
+    }
+    if (!failures.empty()) test.failure = failures;
+    suite.cases.push_back(std::move(test));
+  }
+  if (report.baseline)
+    for (const RegressionCheck& check : report.baseline->checks) {
+      JunitCase test{"parity.baseline", check.name, std::nullopt, std::nullopt};
+      if (check.regressed) {
+        char text[160];
+        std::snprintf(text, sizeof text, "%+.2f%% of the baseline step (allowed %+.2f%%)",
+                      check.change_pct, report.baseline->max_regression_pct);
+        test.failure = check.name + " slower by " + text;
+      }
+      suite.cases.push_back(std::move(test));
+    }
+  write_junit(suite, out);
+}
+
+}  // namespace parity::analyzer
