@@ -1,7 +1,8 @@
 // `parity-train`: trains and evaluates the reference ResNet trainer.
 //   parity-train train --config FILE [--set k=v]... [--trace RUN.db] [--max-steps N]
 //                      [--time-limit MINUTES] [--resume CKPT] [--threads N] [--log-every N]
-//                      [--eval] [--init-weights FILE] [--input-batch IMAGES.npy --input-labels LABELS.npy]
+//                      [--eval] [--data-delay-ms MS] [--init-weights FILE]
+//                      [--input-batch IMAGES.npy --input-labels LABELS.npy]
 //                      [--dump DIR [--dump-steps 0-2] [--dump-what fwd,bwd,params,grads]
 //                      [--dump-stats-only]] [--detect-anomaly] [--plant-bug KIND[:LAYER]]...
 //                      [--plant-nan LAYER@STEP]
@@ -127,6 +128,9 @@ int main(int argc, char** argv) {
   train->add_option("--log-every", options.log_every, "a loss line every N steps (default: each epoch)")
       ->check(CLI::NonNegativeNumber);
   train->add_flag("--eval", options.eval_each_epoch, "top-1/top-5 on the test split after every epoch");
+  train->add_option(
+      "--data-delay-ms", options.data_delay_ms,
+      "make the data loader sleep MS milliseconds per batch: a planted input-bound run");
   DebugArguments debug;
   debug.add_to(*train);
 

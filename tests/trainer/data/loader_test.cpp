@@ -3,6 +3,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -445,6 +446,22 @@ TEST_CASE("the loader records queue samples and batch ranges into a trace", "[un
                        "r.name_id WHERE s.text = 'load_batch'") == 8);
 }
 
+TEST_CASE("delay_ms makes building every batch take at least that long", "[unit]") {
+  const std::int64_t workers = GENERATE(0, 1);
+  INFO(workers << " workers");
+  constexpr auto kDelay = std::chrono::milliseconds(20);
+  LoaderOptions options;
+  options.batch_size = 4;
+  options.num_workers = workers;
+  options.delay_ms = 20;
+  Loader loader(test_dataset(16), TransformPipeline(), options);
+  const auto start = Clock::now();
+  const auto batches = epoch_of(loader, 0);
+  CHECK(batches.size() == 4);
+  // One thread builds the batches either way, one delay after another.
+  CHECK(Clock::now() - start >= 4 * kDelay);
+}
+
 TEST_CASE("the loader refuses bad options and early calls", "[unit]") {
   auto dataset = test_dataset();
   CHECK_THROWS_AS(Loader(nullptr, TransformPipeline(), {}), parity::Error);
@@ -457,6 +474,12 @@ TEST_CASE("the loader refuses bad options and early calls", "[unit]") {
   CHECK_THROWS_AS(
       Loader(dataset, TransformPipeline(), with([](LoaderOptions& o) { o.prefetch = 0; })),
       parity::Error);
+  CHECK_THROWS_WITH(
+      Loader(dataset, TransformPipeline(), with([](LoaderOptions& o) { o.delay_ms = -1; })),
+      Catch::Contains("non-negative number of milliseconds, got -1"));
+  CHECK_THROWS_AS(Loader(dataset, TransformPipeline(),
+                         with([](LoaderOptions& o) { o.delay_ms = std::nan(""); })),
+                  parity::Error);
   Loader loader(dataset, TransformPipeline(), with([](LoaderOptions& o) { o.num_workers = 1; }));
   CHECK_THROWS_WITH(loader.next(), Catch::Contains("before start_epoch"));
   CHECK_THROWS_AS(loader.start_epoch(-1), parity::Error);

@@ -3,9 +3,11 @@
 // (one compute thread), so each run takes a second or two. They prove that a
 // resumed run continues bit for bit, that checkpoints are named and rotated
 // as documented and evaluate, that a traced run records every step, phase,
-// layer, gradient and counter the trace schema promises, and that every
+// layer, op, gradient and counter the trace schema promises, that
+// --data-delay-ms makes the run wait for its data, and that every
 // kind of bad input stops the tool with exit code 2 and a message that says
 // what is wrong.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -352,6 +354,71 @@ TEST_CASE("a traced run records what the trace schema promises for every trainin
   }
 
   {
+    INFO("an op range per module op, inside its layer range, around no other module");
+    const std::set<std::string> op_kinds{"conv2d",   "batch_norm", "batch_norm_relu", "relu",
+                                         "max_pool", "avg_pool",   "linear",          "add_relu"};
+    std::map<std::int64_t, int> ops_in_layer;                      // layer range id -> op ranges
+    std::map<std::pair<std::string, std::int64_t>, int> per_step;  // (op range name, step)
+    for (const auto& [id, r] : ranges) {
+      if (r.category == Category::kLayer) {
+        INFO("layer range " << r.name);
+        // A residual block's add_relu must not enclose the block's convolutions.
+        CHECK(ancestor(r, Category::kOp) == nullptr);
+      }
+      // The backend's reorders and the loader's batches are ops of no module.
+      if (r.category != Category::kOp || r.name == "reorder" || r.name == "load_batch") continue;
+      INFO("op range " << r.name);
+      REQUIRE(r.parent);
+      const Range& layer = ranges.at(*r.parent);
+      CHECK(layer.category == Category::kLayer);
+      ++ops_in_layer[layer.id];
+      const Range* phase = ancestor(r, Category::kPhase);
+      const Range* step = ancestor(r, Category::kStep);
+      REQUIRE(phase);
+      REQUIRE(step);
+      const bool backward = r.name.ends_with("_backward");
+      CHECK(backward == (phase->name == "backward"));
+      CHECK(op_kinds.count(backward ? r.name.substr(0, r.name.size() - 9) : r.name) == 1);
+      ++per_step[{r.name, *step->arg}];
+    }
+    for (const auto& [id, r] : ranges)
+      if (r.category == Category::kLayer) {
+        // Stages (layer1 ... layer4) only hold blocks; blocks own their add_relu.
+        const bool stage = r.name.starts_with("layer") && r.name.find('.') == std::string::npos;
+        INFO("layer range " << r.name);
+        CHECK(ops_in_layer[id] == (stage ? 0 : 1));
+      }
+    std::int64_t convs = 0, batch_norms = 0;
+    for (const auto& p : parameters) {
+      convs += std::count(p.shape.begin(), p.shape.end(), ',') == 3;  // "64,3,3,3"
+      batch_norms += p.name.ends_with(".weight") && p.shape.find(',') == std::string::npos;
+    }
+    CHECK(convs == 20);
+    for (std::int64_t s = 0; s < kSteps; ++s) {
+      INFO("step " << s);
+      CHECK(per_step[{"conv2d", s}] == convs);
+      CHECK(per_step[{"conv2d_backward", s}] == convs);
+      CHECK(per_step[{"batch_norm", s}] + per_step[{"batch_norm_relu", s}] == batch_norms);
+      CHECK(per_step[{"batch_norm_backward", s}] + per_step[{"batch_norm_relu_backward", s}] ==
+            batch_norms);
+      CHECK(per_step[{"add_relu", s}] == 8);  // ResNet-18's blocks
+      CHECK(per_step[{"add_relu_backward", s}] == 8);
+      CHECK(per_step[{"linear", s}] == 1);
+      CHECK(per_step[{"linear_backward", s}] == 1);
+    }
+  }
+
+  {
+    INFO("the backend's layout conversions (loading and saving weights) are reorder op ranges");
+    CHECK(sql::query_int(db,
+                         "SELECT count(*) FROM range r JOIN string s ON s.id = r.name_id WHERE "
+                         "s.text = 'reorder' AND r.category = 4") > 0);
+    CHECK(sql::query_int(db,
+                         "SELECT count(*) FROM range r JOIN string s ON s.id = r.name_id WHERE "
+                         "s.text = 'reorder' AND r.category != 4") == 0);
+  }
+
+  {
     INFO("exactly one gradient_ready per parameter per step, inside that step's backward");
     std::map<std::pair<std::int64_t, std::int64_t>, int> events;
     sql::Statement rows(db, "SELECT step, param_idx, ts_ns, bytes FROM grad_ready");
@@ -414,6 +481,62 @@ TEST_CASE("a traced run records what the trace schema promises for every trainin
     CHECK(count(1) >= kSteps);  // a put per batch
     CHECK(count(2) >= kSteps);  // a get per batch
   }
+}
+
+TEST_CASE("parity-train --data-delay-ms makes every step wait that long for its batch", "[e2e]") {
+  // num_workers 0: the training thread builds each batch inside data_wait,
+  // so the whole delay shows in the phase and in the consumer's wait.
+  constexpr std::int64_t kSteps = 3, kDelayNs = 30'000'000;
+  TempDir dir;
+  Config config(dir.path());
+  config.set("synthetic_size", "24").set("epoch_size", "1").set("num_workers", "0");
+  config.set("save_checkpoint", "false");
+  const auto file = config.write(dir / "run.yaml");
+  struct Waits {
+    std::vector<std::int64_t> data_wait, consumer;  // per step: phase duration, queue wait
+  };
+  const auto traced_run = [&](const std::string& delay_ms) {
+    const fs::path db = dir / ("delay-" + delay_ms + ".db");
+    const auto run = parity_train(
+        {"train", "--config", file.string(), "--trace", db.string(), "--data-delay-ms", delay_ms});
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    TraceReader trace(db);
+    Waits waits;
+    sql::Statement phases(trace.db(),
+                          "SELECT r.dur_ns FROM range r JOIN string s ON s.id = r.name_id WHERE "
+                          "r.category = 2 AND s.text = 'data_wait'");
+    while (phases.step()) waits.data_wait.push_back(phases.column_int(0));
+    sql::Statement samples(trace.db(),
+                           "SELECT q.wait_ns FROM queue_sample q JOIN track t ON t.id = q.track_id "
+                           "JOIN string s ON s.id = t.name_id WHERE s.text = 'train_queue' AND "
+                           "q.role = 2");
+    while (samples.step()) waits.consumer.push_back(samples.column_int(0));
+    REQUIRE(waits.data_wait.size() == std::size_t(kSteps));
+    REQUIRE(waits.consumer.size() == std::size_t(kSteps));
+    return waits;
+  };
+
+  const Waits delayed = traced_run("30");
+  for (std::int64_t s = 0; s < kSteps; ++s) {
+    INFO("step " << s);
+    CHECK(delayed.data_wait[std::size_t(s)] >= kDelayNs);
+    CHECK(delayed.consumer[std::size_t(s)] >= kDelayNs);
+  }
+  // Building a batch of 8 16-pixel images takes well under a millisecond.
+  const Waits prompt = traced_run("0");
+  CHECK(*std::max_element(prompt.data_wait.begin(), prompt.data_wait.end()) < kDelayNs / 3);
+  CHECK(*std::max_element(prompt.consumer.begin(), prompt.consumer.end()) < kDelayNs / 3);
+
+  check_refused(parity_train({"train", "--config", file.string(), "--data-delay-ms", "-5"}),
+                {"--data-delay-ms must be a non-negative number of milliseconds, got -5"});
+  // A fixed batch replaces the loader: refused before the files are read.
+  std::ofstream(dir / "images.npy") << "unread";
+  std::ofstream(dir / "labels.npy") << "unread";
+  check_refused(parity_train({"train", "--config", file.string(), "--data-delay-ms", "5",
+                              "--input-batch", (dir / "images.npy").string(), "--input-labels",
+                              (dir / "labels.npy").string()}),
+                {"--data-delay-ms delays the dataset loader, which --input-batch replaces"});
 }
 
 TEST_CASE(

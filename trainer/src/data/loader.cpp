@@ -2,7 +2,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -24,6 +26,12 @@ std::int64_t now_ns() {
 }
 
 std::uint32_t to_u32(std::int64_t value) { return static_cast<std::uint32_t>(value); }
+
+std::string number_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
 
 // One epoch of one shard: the samples in order, fixed when the epoch starts.
 struct EpochPlan {
@@ -120,6 +128,8 @@ std::optional<Batch> Loader::State::build(const EpochPlan& epoch_plan, std::int6
   std::optional<profiler::Scope> range;
   if (options.recorder)
     range.emplace(*options.recorder, load_batch_name, profiler::Category::kOp, index);
+  if (options.delay_ms > 0)
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(options.delay_ms));
   const auto first = index * options.batch_size;
   const auto last = std::min<std::int64_t>(first + options.batch_size,
                                            static_cast<std::int64_t>(epoch_plan.order.size()));
@@ -217,6 +227,11 @@ Loader::Loader(std::shared_ptr<const Dataset> dataset, TransformPipeline transfo
     throw Error("num_workers must not be negative, got " + std::to_string(options.num_workers));
   if (options.prefetch <= 0)
     throw Error("prefetch must be at least 1 batch, got " + std::to_string(options.prefetch));
+  // Written so that NaN fails too; infinity would never return a batch.
+  if (!(options.delay_ms >= 0 && std::isfinite(options.delay_ms)))
+    throw Error("the loader's delay must be a non-negative number of milliseconds, got " +
+                    number_text(options.delay_ms),
+                "", "give 0 for no delay");
   if (options.num_shards <= 0 || options.shard_id < 0 || options.shard_id >= options.num_shards)
     throw Error("shard " + std::to_string(options.shard_id) + " of " +
                     std::to_string(options.num_shards) + " does not exist",

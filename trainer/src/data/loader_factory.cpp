@@ -127,11 +127,13 @@ TransformPipeline make_transforms(const TrainConfig& config, Split split) {
 }
 
 std::unique_ptr<Loader> make_train_loader(const TrainConfig& config, std::int64_t num_shards,
-                                          std::int64_t shard_id, profiler::Recorder* recorder) {
+                                          std::int64_t shard_id, profiler::Recorder* recorder,
+                                          double delay_ms) {
   LoaderOptions options = loader_options(config, Split::kTrain);
   options.num_shards = num_shards;
   options.shard_id = shard_id;
   options.recorder = recorder;
+  options.delay_ms = delay_ms;
   return make_loader(config, Split::kTrain, std::move(options));
 }
 

@@ -3,7 +3,9 @@
 namespace parity::trainer {
 
 Layer::Layer(std::string name, Tracing& tracing, std::unique_ptr<LayerOp> op, Kind kind)
-    : Module(std::move(name), tracing), op_(std::move(op)), kind_(kind) {}
+    : Module(std::move(name), tracing), op_(std::move(op)), kind_(kind) {
+  name_op_ranges();
+}
 
 void Layer::collect(ModelState& state) {
   parameters_.clear();
@@ -25,11 +27,16 @@ void Layer::collect(ModelState& state) {
 
 Tensor Layer::run_forward(const Tensor& x, Mode mode) {
   if (kind_ == kBatchNorm && mode == Mode::kTrain) ++num_batches_tracked_;
+  const auto range = op_range(Pass::kForward);
   return op_->forward(x, mode);
 }
 
 Tensor Layer::run_backward(const Tensor& dy) {
-  Tensor dx = op_->backward(dy);
+  Tensor dx;
+  {
+    const auto range = op_range(Pass::kBackward);
+    dx = op_->backward(dy);
+  }
   if (TensorObserver* observer = tracing().observer)
     for (const Parameter& p : parameters_) observer->parameter_grad(*this, p);
   if (profiler::Recorder* recorder = tracing().recorder)

@@ -60,6 +60,7 @@ ResidualBlock::ResidualBlock(std::string name, Tracing& tracing, Backend& backen
                   "model", "adjust the padding of both branches alike");
     add_batch_norm(shortcut_, "downsample.1", {out_channels, 1e-5, 0.1, false, output_});
   }
+  name_op_ranges();
 }
 
 std::string ResidualBlock::last_batch_norm_weight() const { return main_.back()->name() + ".weight"; }
@@ -74,11 +75,16 @@ Tensor ResidualBlock::run_forward(const Tensor& x, Mode mode) {
   for (auto& layer : main_) main = layer->forward(main, mode);
   Tensor identity = x;
   for (auto& layer : shortcut_) identity = layer->forward(identity, mode);
+  const auto range = op_range(Pass::kForward);
   return add_relu_->forward(main, identity, mode);
 }
 
 Tensor ResidualBlock::run_backward(const Tensor& dy) {
-  const Tensor d_sum = add_relu_->backward(dy);
+  Tensor d_sum;
+  {
+    const auto range = op_range(Pass::kBackward);
+    d_sum = add_relu_->backward(dy);
+  }
   Tensor d_main = d_sum;
   for (auto it = main_.rbegin(); it != main_.rend(); ++it) d_main = (*it)->backward(d_main);
   Tensor d_shortcut = d_sum;

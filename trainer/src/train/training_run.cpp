@@ -158,6 +158,14 @@ TrainConfig with_fixed_batch(TrainConfig config, const std::optional<Batch>& bat
 
 TrainSummary train(const TrainConfig& given_config, const TrainOptions& options, std::ostream& log) {
   const DebugOptions& debug = options.debug;
+  // Written so that NaN fails too.
+  if (!(options.data_delay_ms >= 0 && std::isfinite(options.data_delay_ms)))
+    throw Error("--data-delay-ms must be a non-negative number of milliseconds, got " +
+                    format_number(options.data_delay_ms, "%g"),
+                "--data-delay-ms", "give 0 for no delay");
+  if (options.data_delay_ms > 0 && (debug.input_images || debug.input_labels))
+    throw Error("--data-delay-ms delays the dataset loader, which --input-batch replaces",
+                "--data-delay-ms", "leave out one of the two");
   std::optional<Batch> fixed_batch;
   if (debug.input_images || debug.input_labels) {
     if (!debug.input_images || !debug.input_labels)
@@ -177,6 +185,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   }
   const PhaseNames names;
   auto backend = make_backend(config);
+  backend->set_recorder(recorder.get());  // declared first, the recorder outlives the backend
   ObserverChain observers;
   Tracing tracing{recorder.get(), nullptr};
   LossOptions loss_options{config.use_label_smooth ? config.label_smooth_factor : 0.0,
@@ -212,7 +221,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   Sgd optimizer(*backend, model.state().parameters,
                 {config.momentum, 0.0, config.nesterov, config.weight_decay, config.loss_scale});
   std::unique_ptr<Loader> loader;
-  if (!fixed_batch) loader = make_train_loader(config, 1, 0, recorder.get());
+  if (!fixed_batch) loader = make_train_loader(config, 1, 0, recorder.get(), options.data_delay_ms);
   std::unique_ptr<Loader> eval_loader;
   if (options.eval_each_epoch) eval_loader = make_eval_loader(config);
   // A fixed batch is a one-batch epoch.

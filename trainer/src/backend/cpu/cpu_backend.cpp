@@ -120,6 +120,7 @@ class CpuBackend final : public Backend {
   }
 
   BackendStats stats() const override { return context_.stats; }
+  void set_recorder(profiler::Recorder* recorder) override { context_.recorder = recorder; }
 
  private:
   static cpu::ReorderKind kind_of(const cpu::CpuTensor& tensor) {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include "parity/core/error.hpp"
 #include "weight_mirror.hpp"
@@ -106,6 +107,9 @@ dnnl::memory::desc plain_desc(const Dims& dims) {
 }
 
 void reorder(Context& context, dnnl::memory& from, dnnl::memory& to, ReorderKind kind) {
+  std::optional<profiler::Scope> range;
+  if (context.recorder)
+    range.emplace(*context.recorder, context.reorder_name, profiler::Category::kOp);
   dnnl::reorder(from, to).execute(context.stream, from, to);
   context.stream.wait();
   (kind == ReorderKind::kWeight ? context.stats.weight_reorders

@@ -1,7 +1,8 @@
 // What every CPU op shares: the oneDNN engine and stream, a pool of reusable
 // buffers (a training step allocates the same sizes every time, so nothing is
 // returned to the system between steps), the tensor type that wraps a
-// dnnl::memory, and the reorder helper that counts every layout conversion.
+// dnnl::memory, and the reorder helper that counts (and, when tracing, records)
+// every layout conversion.
 #pragma once
 
 #include <dnnl.hpp>
@@ -13,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parity/profiler/recorder.hpp"
 #include "parity/trainer/backend/backend.hpp"
 
 namespace parity::trainer::cpu {
@@ -41,6 +43,8 @@ struct Context {
   dnnl::stream stream{engine};
   BufferPool pool;
   BackendStats stats;
+  profiler::Recorder* recorder = nullptr;  // set: every reorder is a kOp range
+  profiler::NameId reorder_name = profiler::intern("reorder");
 };
 
 class CpuTensor : public TensorImpl {

@@ -14,6 +14,10 @@
 
 #include "parity/trainer/backend/tensor.hpp"
 
+namespace parity::profiler {
+class Recorder;
+}
+
 namespace parity::trainer {
 
 enum class Mode { kTrain, kEval };
@@ -131,6 +135,10 @@ class Backend {
   virtual void sgd_update(ParamTensors& param, const SgdStep& step) = 0;
 
   virtual BackendStats stats() const = 0;
+  // Where the backend records its own work that no module sees (a layout
+  // conversion is a kOp range "reorder"); null, the default, records nothing.
+  // The recorder must outlive the backend or be unset first.
+  virtual void set_recorder(profiler::Recorder* /*recorder*/) {}
 };
 
 }  // namespace parity::trainer

@@ -35,8 +35,13 @@
 // threads named "data worker N". With num_workers = 0 the consumer's wait is
 // the time it spent decoding.
 //
+// Planted delay: delay_ms > 0 makes building every batch sleep that long
+// first (on the worker, or with num_workers = 0 on the consumer), so a test
+// or a demo can make a run input-bound on purpose.
+//
 // Threading: one consumer thread calls start_epoch() and next(). The
-// destructor stops the workers within one sample's decode and joins them.
+// destructor stops the workers within one sample's decode (or one planted
+// delay) and joins them.
 #pragma once
 
 #include <cstdint>
@@ -72,6 +77,7 @@ struct LoaderOptions {
   std::int64_t num_shards = 1;
   std::int64_t shard_id = 0;
   bool skip_corrupt = false;
+  double delay_ms = 0;  // sleep per batch built (see above); >= 0
   profiler::Recorder* recorder = nullptr;
   std::string queue_name = "data_queue";  // the queue's track in the trace
 };

@@ -58,10 +58,12 @@ std::shared_ptr<const Dataset> make_dataset(const TrainConfig& config, Split spl
 TransformPipeline make_transforms(const TrainConfig& config, Split split);
 
 // The training loader of shard `shard_id` of `num_shards`, recording its
-// queue (as "train_queue") into `recorder` when given.
+// queue (as "train_queue") into `recorder` when given, sleeping `delay_ms`
+// per batch (LoaderOptions::delay_ms: a planted slow input pipeline).
 std::unique_ptr<Loader> make_train_loader(const TrainConfig& config, std::int64_t num_shards = 1,
                                           std::int64_t shard_id = 0,
-                                          profiler::Recorder* recorder = nullptr);
+                                          profiler::Recorder* recorder = nullptr,
+                                          double delay_ms = 0);
 // The evaluation loader: every sample once, in order, on one shard.
 std::unique_ptr<Loader> make_eval_loader(const TrainConfig& config);
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,16 @@ class Module {
   virtual Tensor run_forward(const Tensor& x, Mode mode) = 0;
   virtual Tensor run_backward(const Tensor& dy) = 0;
   Tracing& tracing() const { return tracing_; }
+
+  // Op ranges (category kOp, inside the module's layer range) cover the
+  // op's own work only, never its children's (a residual block's add_relu,
+  // not its convs), so modules open them in run_forward/run_backward.
+  enum class Pass { kForward, kBackward };
+  // Interns the op's range names, op_kind() and op_kind() + "_backward";
+  // called by the constructor of a module with an op, once op_kind() answers.
+  void name_op_ranges();
+  // The op's range when tracing, nothing otherwise; hold it while the op runs.
+  std::optional<profiler::Scope> op_range(Pass pass) const;
   // "layer1.0" + "conv1" -> "layer1.0.conv1"
   std::string child_name(std::string_view child) const;
 
@@ -71,6 +82,7 @@ class Module {
   std::string name_;
   Tracing& tracing_;
   profiler::NameId trace_name_;
+  profiler::NameId op_forward_name_ = 0, op_backward_name_ = 0;
 };
 
 }  // namespace parity::trainer

@@ -22,6 +22,7 @@ struct TrainOptions {
   std::optional<std::filesystem::path> resume;  // continue from this checkpoint
   std::int64_t log_every = 0;                   // loss line every N steps (0: each epoch's end)
   bool eval_each_epoch = false;                 // top-1/top-5 on the test split after each epoch
+  double data_delay_ms = 0;                     // loader sleep per batch (ms): planted slow data
   std::string command_line;                     // recorded in the trace
   DebugOptions debug;                           // dumps, anomaly checks, fixed inputs, planted faults
 };
