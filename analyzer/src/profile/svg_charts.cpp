@@ -160,7 +160,8 @@ Ticks nice_ticks(double max) {
   const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
   const double fraction = raw / magnitude;
   const double step = (fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10) * magnitude;
-  return {step, std::ceil(max / step - 1e-9) * step};
+  const double top = std::ceil(max / step - 1e-9) * step;
+  return std::isfinite(top) ? Ticks{step, top} : Ticks{};
 }
 
 // The same for counts: whole steps.
@@ -196,9 +197,10 @@ void legend(Svg& svg, double x, double y, const std::vector<LegendEntry>& entrie
       svg.line(x, y - 4, x + 14, y - 4, entry.colour, true);
     else
       svg.rect(x + 2, y - 9, 10, 10, entry.colour);
-    svg.text(x + 18, y, entry.name);
+    const std::string name = clip(entry.name, 40);
+    svg.text(x + 18, y, name);
     // Sans-serif at 11 px averages under 7 px a character.
-    x += 30 + 6.5 * static_cast<double>(entry.name.size());
+    x += 30 + 6.5 * static_cast<double>(name.size());
   }
 }
 
@@ -292,16 +294,22 @@ std::vector<CommBar> comm_bars(const CommAnalysis& comm) {
   return bars;
 }
 
-// Bars past kMaxCommBars become one bar that sums them.
+// Bars past kMaxCommBars become one bar, their mean: a sum would dwarf the
+// others and squash them to slivers.
 void fold_comm_bars(std::vector<CommBar>& bars) {
   if (bars.size() <= kMaxCommBars) return;
+  const std::size_t folded = bars.size() - kMaxCommBars + 1;
   CommBar rest;
   for (std::size_t i = kMaxCommBars - 1; i < bars.size(); ++i) {
     rest.overlapped_ns += std::max(bars[i].overlapped_ns, 0.0);
     rest.exposed_ns += std::max(bars[i].exposed_ns, 0.0);
   }
-  rest.label = std::to_string(bars.size() - kMaxCommBars + 1) + " more";
-  rest.tip = rest.label + " (" + bars[kMaxCommBars - 1].label + " to " + bars.back().label + ")";
+  rest.label = std::to_string(folded) + " more (mean)";
+  rest.tip = bars[kMaxCommBars - 1].label + " to " + bars.back().label + ": in all exposed " +
+             format_duration(rest.exposed_ns) + " of " +
+             format_duration(rest.overlapped_ns + rest.exposed_ns) + "; the mean of each";
+  rest.overlapped_ns /= static_cast<double>(folded);
+  rest.exposed_ns /= static_cast<double>(folded);
   bars.resize(kMaxCommBars - 1);
   bars.push_back(std::move(rest));
 }
@@ -392,7 +400,7 @@ std::string op_chart(const std::vector<OpStat>& ops, std::size_t max_bars) {
     const double y = 8 + kRow * static_cast<double>(i);
     const double w = scale(op.time.total_ns, max_ns, bar_area);
     const std::string name = op.phase.empty() ? op.name : op.name + " (" + op.phase + ")";
-    svg.text(kLabelWidth - 8, y + 15, clip(name, 38), "end");
+    svg.text(kLabelWidth - 8, y + 15, clip(name, 36), "end");
     svg.rect(kLabelWidth, y + 4, w, kRow - 8, kBarColour,
              name + "\n" + std::to_string(op.time.count) + " calls, total " +
                  format_duration(op.time.total_ns) + ", mean " + format_duration(op.time.mean_ns) +
@@ -437,9 +445,10 @@ std::string queue_chart(const std::vector<QueueStats>& queues) {
       svg.line(plot.left, y, plot.right(), y, colour, true,
                q.name + " capacity " + std::to_string(q.capacity));
     }
-    svg.polyline(depth_line(q.depth_series, plot, t0, span_ns, depth_ticks.top), colour,
-                 q.name + ": mean depth " + format_number(q.mean_depth) + ", " +
-                     format_percent(q.empty_ratio) + " of gets found it empty");
+    if (!q.depth_series.empty())
+      svg.polyline(depth_line(q.depth_series, plot, t0, span_ns, depth_ticks.top), colour,
+                   q.name + ": mean depth " + format_number(q.mean_depth) + ", " +
+                       format_percent(q.empty_ratio) + " of gets found it empty");
   }
   // One sample, or all at one time: only the origin gets a tick.
   const Ticks time_ticks = t1 > t0 ? nice_ticks(span_ns / 1e9) : Ticks{1, 0};

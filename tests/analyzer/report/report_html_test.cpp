@@ -190,20 +190,43 @@ void check_svg_attributes(const std::string& svg) {
   }
 }
 
-// Each <svg> element parses as XML on its own (Python's xml.etree).
-void check_svg_is_xml(const std::vector<std::string>& fragments) {
+// Runs a Python script over files holding `texts`; it passes by exiting 0.
+void check_with_python(const std::string& script, const std::vector<std::string>& texts) {
   TempDir dir;
-  std::vector<std::string> argv{PARITY_PYTHON, "-c",
-                                "import sys, xml.etree.ElementTree as ET\n"
-                                "for path in sys.argv[1:]: ET.parse(path)\n"};
-  for (std::size_t i = 0; i < fragments.size(); ++i) {
-    const auto path = dir / ("chart" + std::to_string(i) + ".svg");
-    std::ofstream(path) << fragments[i];
+  std::vector<std::string> argv{PARITY_PYTHON, "-c", script};
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const auto path = dir / ("text" + std::to_string(i));
+    std::ofstream(path) << texts[i];
     argv.push_back(path.string());
   }
   const ProcessResult result = run_process(argv);
   INFO(result.err);
   CHECK(result.exit_code == 0);
+}
+
+// Each <svg> element parses as XML on its own (Python's xml.etree).
+void check_svg_is_xml(const std::vector<std::string>& fragments) {
+  check_with_python(
+      "import sys, xml.etree.ElementTree as ET\n"
+      "for path in sys.argv[1:]: ET.parse(path)\n",
+      fragments);
+}
+
+// Every element of the page is closed, in order (Python's html.parser).
+void check_page_is_balanced(const std::string& html) {
+  check_with_python(
+      "import sys\n"
+      "from html.parser import HTMLParser\n"
+      "class Page(HTMLParser):\n"
+      "    open = []\n"
+      "    def handle_starttag(self, tag, attrs):\n"
+      "        if tag != 'meta': self.open.append(tag)\n"
+      "    def handle_endtag(self, tag):\n"
+      "        if not self.open or self.open.pop() != tag: sys.exit('unbalanced </' + tag + '>')\n"
+      "page = Page()\n"
+      "page.feed(open(sys.argv[1]).read())\n"
+      "if page.open: sys.exit('not closed: ' + ' '.join(page.open))\n",
+      {html});
 }
 
 }  // namespace
@@ -214,11 +237,11 @@ TEST_CASE("the HTML report is one self-contained page with a chart per section",
   CHECK(html.find("<meta charset=\"utf-8\">") != std::string::npos);
   CHECK(html.find("<title>Parity profile report</title>") != std::string::npos);
   CHECK(html.find("<style>") != std::string::npos);
+  // Nothing fetched: the SVG namespace is a name, not a resource.
+  std::string page = html;
+  for (std::size_t at; (at = page.find("http://www.w3.org/2000/svg")) != std::string::npos;)
+    page.erase(at, 26);
   for (const char* external : {"<script", "<link", "src=", "http://", "https://"}) {
-    // The SVG namespace is a name, not a resource.
-    std::string page = html;
-    for (std::size_t at; (at = page.find("http://www.w3.org/2000/svg")) != std::string::npos;)
-      page.erase(at, 26);
     INFO(external);
     CHECK(page.find(external) == std::string::npos);
   }
@@ -236,6 +259,7 @@ TEST_CASE("the HTML report is one self-contained page with a chart per section",
   const std::vector<std::string> fragments = svg_fragments(html);
   for (const std::string& svg : fragments) check_svg_attributes(svg);
   check_svg_is_xml(fragments);
+  check_page_is_balanced(html);
 
   // Optional: PARITY_REPORT_HTML_EXAMPLE=path keeps this page to look at.
   if (const char* example = std::getenv("PARITY_REPORT_HTML_EXAMPLE"))
@@ -304,8 +328,11 @@ TEST_CASE("the HTML report's charts stay finite for zero, one-step and NaN data"
     rank.ops.ops[0].time.total_ns = kNaN;
     rank.ops.ops[1].time.total_ns = 0;
     rank.ops.ops[2].step_share = std::numeric_limits<double>::infinity();
+    rank.ops.ops[2].time.total_ns = std::numeric_limits<double>::max();
     rank.data.queues[0].capacity = 0;
     rank.data.queues[0].depth_series.resize(1);
+    rank.data.queues.push_back(loader_queue());
+    rank.data.queues[1].depth_series.clear();
     rank.comm.ops[0].overlapped_ns = rank.comm.ops[0].exposed_ns = 0;
   }
   report.rank_comparison.median_step_ns = kNaN;
@@ -339,9 +366,11 @@ TEST_CASE("the HTML report of a 10,000-step run averages neighbouring steps into
   // Each bar stacks at most one rect a part; the legend and warm-up band add a few.
   CHECK(occurrences(steps, "<rect") <= kMaxStepBars * kStepParts + kStepParts + 1);
   CHECK(steps.find("steps 0-16 (mean of 17)") != std::string::npos);
-  // A hundred buckets: the first are drawn, the rest share a bar.
+  // A hundred buckets: the first are drawn, the rest share a bar, their mean.
   const std::string comm = section(html, "communication");
   CHECK(occurrences(comm, "<g>") == kMaxCommBars);
-  CHECK(comm.find(">61 more</text>") != std::string::npos);
+  CHECK(comm.find(">61 more (mean)</text>") != std::string::npos);
+  CHECK(comm.find("bucket 39 (1.00 MB) to bucket 99 (1.00 MB): in all exposed 61.00 s") !=
+        std::string::npos);
   check_svg_is_xml(svg_fragments(html));
 }
