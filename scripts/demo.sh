@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's main job: set-up and build, then train ResNet-50 on
 # Fashion-MNIST (Debian's dataset-fashion-mnist) for a few minutes with
-# tracing, evaluate the checkpoint on the 10,000 test images, and summarise
-# the trace with `parity info`.
+# tracing, evaluate the checkpoint on the 10,000 test images, summarise the
+# trace with `parity info` and analyze it with `parity report` (text on the
+# terminal; Markdown, HTML, JSON and JUnit in demo-output/report/).
 #
 #   scripts/demo.sh [MINUTES]   (default 3; output in demo-output/)
 set -euo pipefail
@@ -30,3 +31,12 @@ echo "== evaluating $checkpoint"
 echo
 echo "== the trace"
 "$build_dir/analyzer/parity" info "$out/run.db"
+
+echo
+echo "== the report (all formats in $out/report/)"
+# Exit code 1 means the report has an error-level finding: still a report to show.
+status=0
+"$build_dir/analyzer/parity" report "$out/run.db" --format text,md,html,json,junit -o "$out/report" ||
+  status=$?
+[ "$status" -le 1 ] || exit "$status"
+cat "$out/report/report.txt"

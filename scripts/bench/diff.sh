@@ -34,7 +34,7 @@ PY
 "$parity" convert "$work/a.pth" "$work/a.ckpt" --map torch-to-modelzoo >/dev/null
 cat "$work"/* >/dev/null  # into the page cache
 
-median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+source "$root/scripts/bench/common.sh"
 # Runs a command ROUNDS times; prints "median_seconds peak_rss_mb". The exit
 # code is not checked: parity diff exits 1 because the two checkpoints differ.
 measure() {

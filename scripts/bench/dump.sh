@@ -44,16 +44,7 @@ ours=("$train" train --config "$work/config.yaml" --init-weights "$work/init.pth
 theirs=(/usr/bin/python3 "$reference" --model resnet50 --num-classes 10 --weights "$work/init.pth"
   --images "$work/x.npy" --labels "$work/y.npy" --steps 1 --lr 0.001 --threads 1)
 
-median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-# Runs a command; appends "seconds peak_rss_mb" to the file named first.
-timed() {
-  local out=$1; shift
-  local start end
-  start=$(date +%s%N)
-  /usr/bin/time -f "%M" -o "$work/rss" "$@" >/dev/null 2>&1
-  end=$(date +%s%N)
-  echo "$(awk -v ns=$((end - start)) 'BEGIN {printf "%.3f", ns / 1e9}') $(($(tail -1 "$work/rss") / 1024))" >>"$out"
-}
+source "$root/scripts/bench/common.sh"
 
 for ((r = 0; r < rounds; r++)); do
   rm -rf "$work"/d*

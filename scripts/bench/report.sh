@@ -24,16 +24,7 @@ trap 'rm -rf "$work"' EXIT
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%F)"
 echo
 
-median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-# Runs a command; appends "seconds peak_rss_mb" to the file named first.
-timed() {
-  local out=$1; shift
-  local start end
-  start=$(date +%s%N)
-  /usr/bin/time -f "%M" -o "$work/rss" "$@" >/dev/null 2>&1
-  end=$(date +%s%N)
-  echo "$(awk -v ns=$((end - start)) 'BEGIN {printf "%.3f", ns / 1e9}') $(($(tail -1 "$work/rss") / 1024))" >>"$out"
-}
+source "$root/scripts/bench/common.sh"
 
 echo "| events | trace size | parity report (all 5 formats), s | peak RSS | peer (subset), s | peer peak RSS | peer / parity | target |"
 echo "|---|---|---|---|---|---|---|---|"

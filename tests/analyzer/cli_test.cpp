@@ -7,6 +7,7 @@
 
 #include "parity/profiler/sqlite.hpp"
 #include "process.hpp"
+#include "refusal.hpp"
 #include "temp_dir.hpp"
 #include "trace_fixture.hpp"
 
@@ -18,14 +19,6 @@ namespace {
 ProcessResult parity_cli(std::vector<std::string> args) {
   args.insert(args.begin(), PARITY_CLI);
   return run_process(args);
-}
-
-// A command that could not run: exit code 2 and one clear error line first.
-void check_refused(const ProcessResult& result, const std::string& message) {
-  INFO("stderr: " << result.err);
-  CHECK(result.exit_code == 2);
-  CHECK_THAT(result.err, Catch::Contains(message));
-  CHECK_THAT(result.err, !Catch::Contains("terminate called"));
 }
 
 void write_file(const fs::path& path, const std::string& text) {

@@ -79,7 +79,8 @@ void loss_scale_overflow(const RankProfile& profile, const Thresholds& t,
   const bool warn = share >= t.overflow_warning_share;
   Finding f = finding(profile, "loss-scale-overflow", warn ? Severity::kWarning : Severity::kInfo,
                       "the loss scale dropped " + std::to_string(counters.loss_scale_drops) +
-                          " times (" + format_percent(share) + " of steps skipped for overflow)");
+                          (counters.loss_scale_drops == 1 ? " time (" : " times (") +
+                          format_percent(share) + " of steps skipped for overflow)");
   f.evidence.push_back(std::to_string(counters.loss_scale_samples) + " loss_scale samples");
   f.numbers = {{"drops", counters.loss_scale_drops}, {"share_of_steps", share}};
   f.next_step = warn

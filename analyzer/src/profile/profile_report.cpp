@@ -16,9 +16,9 @@ bool ProfileReport::failed() const {
 
 const RankProfile& ProfileReport::focus_rank() const {
   const auto& rows = rank_comparison.rows;
-  const auto slowest = std::max_element(rows.begin(), rows.end(), [](const RankRow& a, const RankRow& b) {
-    return a.work_ns < b.work_ns;
-  });
+  const auto slowest =
+      std::max_element(rows.begin(), rows.end(),
+                       [](const RankRow& a, const RankRow& b) { return a.work_ns < b.work_ns; });
   for (const RankProfile& rank : ranks)
     if (slowest != rows.end() && rank.rank == slowest->rank) return rank;
   return ranks.front();

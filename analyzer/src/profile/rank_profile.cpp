@@ -34,7 +34,8 @@ RankComparison compare_ranks(const std::vector<RankProfile>& ranks, const Thresh
     row.path = profile.path;
     row.steps = static_cast<std::int64_t>(profile.steps.steps.size());
     row.step_time = profile.steps.step_time;
-    for (std::size_t p = 0; p < kStepParts; ++p) row.part_mean_ns[p] = profile.steps.parts[p].mean_ns;
+    for (std::size_t p = 0; p < kStepParts; ++p)
+      row.part_mean_ns[p] = profile.steps.parts[p].mean_ns;
     std::vector<double> work;
     for (std::size_t i = profile.steps.warmup_steps; i < profile.steps.steps.size(); ++i) {
       const StepBreakdown& step = profile.steps.steps[i];
@@ -57,7 +58,8 @@ RankComparison compare_ranks(const std::vector<RankProfile>& ranks, const Thresh
     std::sort(values.begin(), values.end());
     return sorted_quantile(values, 0.5);
   };
-  comparison.median_step_ns = median_over_ranks([](const RankRow& row) { return row.step_time.median_ns; });
+  comparison.median_step_ns =
+      median_over_ranks([](const RankRow& row) { return row.step_time.median_ns; });
   comparison.median_work_ns = median_over_ranks([](const RankRow& row) { return row.work_ns; });
   for (RankRow& row : comparison.rows) {
     row.vs_median = comparison.median_work_ns > 0

@@ -11,6 +11,13 @@ namespace {
 std::string duration(double ns) { return format_duration(ns); }
 std::string count(std::int64_t n) { return std::to_string(n); }
 
+// Kernel names run to 150 characters; a table keeps their start and end.
+std::string shortened(const std::string& name) {
+  constexpr std::size_t kKeep = 72;
+  if (name.size() <= kKeep) return name;
+  return name.substr(0, kKeep / 2 - 2) + "..." + name.substr(name.size() - (kKeep / 2 - 1));
+}
+
 std::string verdict_line(const ProfileReport& report) {
   int errors = 0, warnings = 0, infos = 0;
   for (const Finding& f : report.findings)
@@ -115,7 +122,7 @@ void ops_section(const RankProfile& rank, Document& doc) {
     Table table{{"kernel", "calls", "total", "mean", "p95", "launch", "queue", "of GPU"}, {}, {}};
     for (std::size_t i = 0; i < std::min(kTopRows, ops.kernels.size()); ++i) {
       const KernelStat& k = ops.kernels[i];
-      table.rows.push_back({k.name, count(k.time.count), duration(k.time.total_ns),
+      table.rows.push_back({shortened(k.name), count(k.time.count), duration(k.time.total_ns),
                             duration(k.time.mean_ns), duration(k.time.p95_ns),
                             duration(k.launch.mean_ns), duration(k.queue.mean_ns),
                             format_percent(k.device_share)});
@@ -236,7 +243,8 @@ Document report_document(const ProfileReport& report) {
   const RankProfile& focus = report.focus_rank();
   if (report.ranks.size() > 1)
     doc.paragraph("The sections below show rank " + count(focus.rank) +
-                  ", the one with the most work per step (every rank waits for it); the JSON report holds every rank.");
+                  ", the one with the most work per step (every rank waits for it); the JSON "
+                  "report holds every rank.");
   steps_section(focus, doc);
   data_section(focus, doc);
   comm_section(focus, doc);

@@ -53,7 +53,8 @@ void stragglers(const RankComparison& comparison, const std::vector<RankProfile>
     }
     f.evidence.push_back("work per step (the step less exposed communication) " +
                          format_duration(row.work_ns) + " against the median " +
-                         format_duration(comparison.median_work_ns) + " of " + std::to_string(ranks.size()) +
+                         format_duration(comparison.median_work_ns) + " of " +
+                         std::to_string(ranks.size()) +
                          " ranks; the others spend the difference waiting in collectives");
     f.evidence.push_back("its " + std::string(step_part_name(slowest)) + " part is " +
                          format_duration(excess) + " longer per step than the median rank's");

@@ -126,15 +126,15 @@ void step_jitter(const RankProfile& profile, const Thresholds& t, std::vector<Fi
     const double stddev = steps.part(part).cv * steps.part(part).mean_ns;
     if (stddev > largest) largest = stddev, varying = part;
   }
-  Finding f = finding(profile, "step-jitter", warn ? Severity::kWarning : Severity::kInfo,
-                      "the slowest 5% of steps take " + format_percent(spread) +
-                          " longer than the median step");
-  f.evidence.push_back("median " + format_duration(time.median_ns) + ", p95 " + format_duration(time.p95_ns) +
-                       ", max " + format_duration(time.max_ns) + ", coefficient of variation " +
-                       format_percent(time.cv));
+  Finding f = finding(
+      profile, "step-jitter", warn ? Severity::kWarning : Severity::kInfo,
+      "the slowest 5% of steps take " + format_percent(spread) + " longer than the median step");
+  f.evidence.push_back("median " + format_duration(time.median_ns) + ", p95 " +
+                       format_duration(time.p95_ns) + ", max " + format_duration(time.max_ns) +
+                       ", coefficient of variation " + format_percent(time.cv));
   f.evidence.push_back("slowest: " + slowest_steps(steps, 3));
-  f.evidence.push_back("most variable part: " + std::string(step_part_name(varying)) + " (standard deviation " +
-                       format_duration(largest) + ")");
+  f.evidence.push_back("most variable part: " + std::string(step_part_name(varying)) +
+                       " (standard deviation " + format_duration(largest) + ")");
   f.numbers = {{"spread", spread},
                {"cv", time.cv},
                {"median_ns", time.median_ns},

@@ -9,6 +9,7 @@
 
 #include "dump_fixture.hpp"
 #include "process.hpp"
+#include "refusal.hpp"
 #include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -21,13 +22,6 @@ ProcessResult parity_cli(std::vector<std::string> args) {
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-void check_refused(const ProcessResult& result, const std::string& message) {
-  INFO("stderr: " << result.err);
-  CHECK(result.exit_code == 2);
-  CHECK_THAT(result.err, Catch::Contains(message));
-  CHECK(result.out.empty());
-}
 
 fixture::Plant scale(std::string phase, std::string name, std::string role, float factor) {
   return {std::move(phase), std::move(name), std::move(role), [factor](std::vector<float>& v) {

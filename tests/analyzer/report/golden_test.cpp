@@ -1,9 +1,8 @@
 // Golden test: the JSON report of the small hand-made trace, byte for byte,
 // against golden/small_trace_report.json. The report holds no unstable ids
-// or times; the tool version is blanked and the trace's path shortened. After a deliberate change to
-// the report, regenerate with PARITY_UPDATE_GOLDEN=1 and review the diff.
+// or times; the tool version is blanked and the trace's path shortened. After a deliberate change
+// to the report, regenerate with PARITY_UPDATE_GOLDEN=1 and review the diff.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <sstream>

@@ -8,8 +8,8 @@
 #include "temp_dir.hpp"
 
 using namespace parity::analyzer;
-using small_trace::kMs;
 using Catch::Detail::Approx;
+using small_trace::kMs;
 
 namespace {
 
@@ -18,7 +18,8 @@ RankProfile small_profile(const TempDir& dir) {
   return analyze_trace(load_trace(dir / "small.db"), Thresholds{});
 }
 
-const OpStat& find(const std::vector<OpStat>& stats, const std::string& name, const std::string& phase = "") {
+const OpStat& find(const std::vector<OpStat>& stats, const std::string& name,
+                   const std::string& phase = "") {
   for (const OpStat& s : stats)
     if (s.name == name && s.phase == phase) return s;
   FAIL("no stat " << name << " " << phase);
@@ -27,8 +28,9 @@ const OpStat& find(const std::vector<OpStat>& stats, const std::string& name, co
 
 }  // namespace
 
-TEST_CASE("steps split into data wait, forward, backward, optimizer, exposed communication and other",
-          "[unit]") {
+TEST_CASE(
+    "steps split into data wait, forward, backward, optimizer, exposed communication and other",
+    "[unit]") {
   TempDir dir;
   const RankProfile profile = small_profile(dir);
   const StepAnalysis& steps = profile.steps;

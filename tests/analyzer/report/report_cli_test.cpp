@@ -2,15 +2,14 @@
 // of our trainer (planted faults included), synthetic multi-rank traces, and
 // broken files.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "parity/profiler/trace_writer.hpp"
 #include "process.hpp"
+#include "refusal.hpp"
 #include "temp_dir.hpp"
 
 using nlohmann::json;
@@ -21,13 +20,6 @@ namespace {
 ProcessResult parity_cli(std::vector<std::string> args) {
   args.insert(args.begin(), PARITY_CLI);
   return run_process(args);
-}
-
-void check_refused(const ProcessResult& result, const std::string& message) {
-  INFO("stdout: " << result.out << "\nstderr: " << result.err);
-  CHECK(result.exit_code == 2);
-  CHECK_THAT(result.err, Catch::Contains(message));
-  CHECK_THAT(result.err, !Catch::Contains("terminate called"));
 }
 
 // A traced training run of a small ResNet-18 on synthetic data: `steps`
@@ -42,8 +34,8 @@ fs::path traced_run(const TempDir& dir, const std::string& name, int steps, int 
                         << "prefetch: 2\nthreads: 1\nseed: 3\nsave_checkpoint: false\n"
                         << "checkpoint_path: " << (dir / "checkpoints").string() << "\n";
   const fs::path trace = dir / (name + ".db");
-  std::vector<std::string> args{PARITY_TRAIN, "train", "--config", config.string(), "--trace",
-                                trace.string()};
+  std::vector<std::string> args{PARITY_TRAIN,    "train",   "--config",
+                                config.string(), "--trace", trace.string()};
   args.insert(args.end(), extra.begin(), extra.end());
   const ProcessResult run = run_process(args);
   INFO(run.err);
@@ -69,14 +61,16 @@ fs::path slowed_copy(const fs::path& trace, const fs::path& copy, double factor)
   fs::copy_file(trace, copy);
   const std::string f = std::to_string(factor);
   const std::string sql =
-      "UPDATE range SET start_ns = CAST(start_ns * " + f + " AS INTEGER), dur_ns = CAST(dur_ns * " + f +
-      " AS INTEGER); UPDATE step SET start_ns = CAST(start_ns * " + f +
-      " AS INTEGER), end_ns = CAST(end_ns * " + f + " AS INTEGER); UPDATE queue_sample SET ts_ns = CAST(ts_ns * " +
-      f + " AS INTEGER), wait_ns = CAST(wait_ns * " + f + " AS INTEGER); UPDATE counter SET ts_ns = CAST(ts_ns * " +
-      f + " AS INTEGER);";
-  const ProcessResult update = run_process(
-      {PARITY_PYTHON, "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
-       copy.string(), sql});
+      "UPDATE range SET start_ns = CAST(start_ns * " + f + " AS INTEGER), dur_ns = CAST(dur_ns * " +
+      f + " AS INTEGER); UPDATE step SET start_ns = CAST(start_ns * " + f +
+      " AS INTEGER), end_ns = CAST(end_ns * " + f +
+      " AS INTEGER); UPDATE queue_sample SET ts_ns = CAST(ts_ns * " + f +
+      " AS INTEGER), wait_ns = CAST(wait_ns * " + f +
+      " AS INTEGER); UPDATE counter SET ts_ns = CAST(ts_ns * " + f + " AS INTEGER);";
+  const ProcessResult update = run_process({PARITY_PYTHON, "-c",
+                                            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+                                            "c.executescript(sys.argv[2]); c.commit()",
+                                            copy.string(), sql});
   INFO(update.err);
   REQUIRE(update.exit_code == 0);
   return copy;
@@ -90,8 +84,9 @@ const json* finding(const json& report, const std::string& rule) {
 
 }  // namespace
 
-TEST_CASE("a slowed data loader is found data-bound, its share within 2 points of the planted delay",
-          "[e2e]") {
+TEST_CASE(
+    "a slowed data loader is found data-bound, its share within 2 points of the planted delay",
+    "[e2e]") {
   TempDir dir;
   constexpr double kDelayMs = 25;
   // No loader threads: every batch's delay is waited out inside the step's data_wait.
@@ -102,7 +97,8 @@ TEST_CASE("a slowed data loader is found data-bound, its share within 2 points o
   double steady_ns = 0;
   int steady = 0;
   for (const json& step : steps["steps"])
-    if (step["step"].get<int>() >= steps["warmup_steps"].get<int>()) steady_ns += step["dur_ns"].get<double>(), ++steady;
+    if (step["step"].get<int>() >= steps["warmup_steps"].get<int>())
+      steady_ns += step["dur_ns"].get<double>(), ++steady;
   const double truth = steady * kDelayMs * 1e6 / steady_ns;
   const double measured = report["ranks"][0]["data"]["input_bound_share"].get<double>();
   INFO("planted share " << truth << ", measured " << measured);
@@ -125,7 +121,8 @@ TEST_CASE("a clean run has no warning-level finding, baselines catch a 10% slowd
   for (const json& f : report["findings"]) CHECK(f["severity"] == "info");
   // parity-train's op ranges: conv2d forward and backward, and the loader's batches.
   bool conv = false;
-  for (const json& op : report["ranks"][0]["operators"]["ops"]) conv |= op["name"] == "conv2d_backward";
+  for (const json& op : report["ranks"][0]["operators"]["ops"])
+    conv |= op["name"] == "conv2d_backward";
   CHECK(conv);
 
   const fs::path slower10 = slowed_copy(clean, dir / "slower10.db", 1.10);
@@ -148,7 +145,8 @@ TEST_CASE("a clean run has no warning-level finding, baselines catch a 10% slowd
     CHECK_THAT(diff.out, Catch::Contains("REGRESSED"));
     CHECK_THAT(diff.out, Catch::Contains("conv2d_backward"));
     CHECK_THAT(diff.out, Catch::Contains("+10.0%"));
-    const ProcessResult same = parity_cli({"diff-trace", clean.string(), slower1.string(), "--format", "json"});
+    const ProcessResult same =
+        parity_cli({"diff-trace", clean.string(), slower1.string(), "--format", "json"});
     CHECK(same.exit_code == 0);
     const json parsed = json::parse(same.out);
     CHECK(parsed["regression"]["regressed"] == false);
@@ -156,22 +154,24 @@ TEST_CASE("a clean run has no warning-level finding, baselines catch a 10% slowd
   }
   SECTION("every format at once into a directory") {
     const fs::path out = dir / "reports";
-    const ProcessResult all = parity_cli({"report", clean.string(), "--format", "text,md,html,json,junit", "-o", out.string(),
-                                      "--baseline", clean.string()});
+    const ProcessResult all =
+        parity_cli({"report", clean.string(), "--format", "text,md,html,json,junit", "-o",
+                    out.string(), "--baseline", clean.string()});
     INFO(all.err);
     CHECK(all.exit_code == 0);
-    for (const char* file : {"report.txt", "report.md", "report.html", "report.json", "report.junit.xml"})
+    for (const char* file :
+         {"report.txt", "report.md", "report.html", "report.json", "report.junit.xml"})
       CHECK(fs::file_size(out / file) > 200);
     std::ifstream md(out / "report.md");
     std::stringstream markdown;
     markdown << md.rdbuf();
     CHECK_THAT(markdown.str(), Catch::Contains("| part | mean |"));
     // JUnit: one case per rule and per regression check, all passing.
-    const ProcessResult junit = run_process(
-        {PARITY_PYTHON, "-c",
-         "import sys,xml.etree.ElementTree as E; s=E.parse(sys.argv[1]).getroot(); "
-         "print(len(s.findall('.//testcase')), len(s.findall('.//failure')))",
-         (out / "report.junit.xml").string()});
+    const ProcessResult junit =
+        run_process({PARITY_PYTHON, "-c",
+                     "import sys,xml.etree.ElementTree as E; s=E.parse(sys.argv[1]).getroot(); "
+                     "print(len(s.findall('.//testcase')), len(s.findall('.//failure')))",
+                     (out / "report.junit.xml").string()});
     INFO(junit.err);
     const json rules = json::parse(std::ifstream(out / "report.json"))["baseline"]["checks"];
     CHECK(junit.out == std::to_string(12 + rules.size()) + " 0\n");
@@ -180,18 +180,21 @@ TEST_CASE("a clean run has no warning-level finding, baselines catch a 10% slowd
 
 TEST_CASE("several ranks: the per-rank table names the straggler", "[e2e]") {
   TempDir dir;
-  const ProcessResult synth = parity_cli({"synth", "--events", "40000", "--ranks", "4", "--straggler-rank", "2", "-o",
-                                      (dir / "run.db").string()});
+  const ProcessResult synth =
+      parity_cli({"synth", "--events", "40000", "--ranks", "4", "--straggler-rank", "2", "-o",
+                  (dir / "run.db").string()});
   INFO(synth.err);
   REQUIRE(synth.exit_code == 0);
   std::vector<std::string> traces;
-  for (int rank = 0; rank < 4; ++rank) traces.push_back((dir / ("run.rank" + std::to_string(rank) + ".db")).string());
+  for (int rank = 0; rank < 4; ++rank)
+    traces.push_back((dir / ("run.rank" + std::to_string(rank) + ".db")).string());
   const json report = json_report(traces);
   REQUIRE(report["rank_comparison"]["ranks"].size() == 4);
   const json* straggler = finding(report, "straggler");
   REQUIRE(straggler);
   CHECK((*straggler)["rank"] == 2);
-  for (const json& row : report["rank_comparison"]["ranks"]) CHECK(row["straggler"] == (row["rank"] == 2));
+  for (const json& row : report["rank_comparison"]["ranks"])
+    CHECK(row["straggler"] == (row["rank"] == 2));
   CHECK(report["ranks"][0]["communication"]["collectives"].size() >= 1);
   // The same rank twice is refused.
   check_refused(parity_cli({"report", traces[0], traces[0]}), "two traces are rank 0");
@@ -207,7 +210,8 @@ TEST_CASE("bad inputs are refused with exit code 2 and a clear message", "[e2e]"
     check_refused(parity_cli({"report", (dir / "empty.db").string()}), "holds no training steps");
   }
   SECTION("a truncated database") {
-    const ProcessResult synth = parity_cli({"synth", "--events", "20000", "-o", (dir / "full.db").string()});
+    const ProcessResult synth =
+        parity_cli({"synth", "--events", "20000", "-o", (dir / "full.db").string()});
     REQUIRE(synth.exit_code == 0);
     const auto size = fs::file_size(dir / "full.db");
     fs::copy_file(dir / "full.db", dir / "cut.db");
@@ -232,13 +236,16 @@ TEST_CASE("bad inputs are refused with exit code 2 and a clear message", "[e2e]"
     check_refused(parity_cli({"report", (dir / "missing.db").string()}), "missing.db");
   }
   SECTION("bad options") {
-    const ProcessResult synth = parity_cli({"synth", "--events", "5000", "-o", (dir / "ok.db").string()});
+    const ProcessResult synth =
+        parity_cli({"synth", "--events", "5000", "-o", (dir / "ok.db").string()});
     REQUIRE(synth.exit_code == 0);
     const std::string ok = (dir / "ok.db").string();
     check_refused(parity_cli({"report", ok, "--format", "pdf"}), "pdf");
-    check_refused(parity_cli({"report", ok, "--format", "text,json"}), "several formats need an output directory");
+    check_refused(parity_cli({"report", ok, "--format", "text,json"}),
+                  "several formats need an output directory");
     check_refused(parity_cli({"report", ok, "--set", "no_such_threshold=1"}), "unknown setting");
-    check_refused(parity_cli({"report", ok, "--set", "jitter.warning_spread=fast"}), "not a non-negative number");
+    check_refused(parity_cli({"report", ok, "--set", "jitter.warning_spread=fast"}),
+                  "not a non-negative number");
     check_refused(parity_cli({"report"}), "no trace given");
     check_refused(parity_cli({"diff-trace", ok, (dir / "missing.db").string()}), "missing.db");
   }
@@ -247,8 +254,9 @@ TEST_CASE("bad inputs are refused with exit code 2 and a clear message", "[e2e]"
 TEST_CASE("report --list-rules names every rule and setting", "[e2e]") {
   const ProcessResult result = parity_cli({"report", "--list-rules"});
   CHECK(result.exit_code == 0);
-  for (const char* rule : {"data-bound", "queue-empty", "long-first-step", "step-jitter", "comm-tail", "launch-bound",
-                           "conversion-ops", "loss-scale-overflow", "non-finite", "memory-capacity", "trace-quality",
-                           "straggler", "baseline.max_regression_pct"})
+  for (const char* rule :
+       {"data-bound", "queue-empty", "long-first-step", "step-jitter", "comm-tail", "launch-bound",
+        "conversion-ops", "loss-scale-overflow", "non-finite", "memory-capacity", "trace-quality",
+        "straggler", "baseline.max_regression_pct"})
     CHECK_THAT(result.out, Catch::Contains(rule));
 }

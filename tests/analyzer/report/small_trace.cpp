@@ -24,8 +24,8 @@ class Builder {
     return static_cast<NameId>(names_.size() - 1);
   }
 
-  std::int64_t range(std::int64_t start, std::int64_t dur, const std::string& text, Category category,
-                     std::uint32_t depth, std::optional<std::int64_t> parent,
+  std::int64_t range(std::int64_t start, std::int64_t dur, const std::string& text,
+                     Category category, std::uint32_t depth, std::optional<std::int64_t> parent,
                      std::optional<std::int64_t> arg = std::nullopt) {
     const std::int64_t id = next_range_++;
     writer_.add(RangeRow{kMain, start, id, dur, name(text), category, depth, parent, arg});
@@ -93,10 +93,12 @@ void write(const std::filesystem::path& path, std::int64_t rank) {
     const std::int64_t fc = b.range(t + 3 * kMs, kMs, "fc", Category::kLayer, 2, forward);
     b.op(t + 3'100'000, 800'000, "linear", fc, "gemm_nt");
     b.op(t + 3'900'000, 50'000, "reorder", fc, "reorder_kernel");
-    const std::int64_t backward = b.range(t + 4 * kMs, 4 * kMs, "backward", Category::kPhase, 1, step);
+    const std::int64_t backward =
+        b.range(t + 4 * kMs, 4 * kMs, "backward", Category::kPhase, 1, step);
     const std::int64_t fc_back = b.range(t + 4 * kMs, kMs, "fc", Category::kLayer, 2, backward);
     b.op(t + 4'100'000, 800'000, "linear_backward", fc_back, "gemm_tn");
-    const std::int64_t conv_back = b.range(t + 5 * kMs, 3 * kMs, "conv1", Category::kLayer, 2, backward);
+    const std::int64_t conv_back =
+        b.range(t + 5 * kMs, 3 * kMs, "conv1", Category::kLayer, 2, backward);
     b.op(t + 5'100'000, 2'800'000, "conv2d_backward", conv_back, "implicit_gemm_dgrad");
     b.range(t + 8 * kMs, 1'500'000, "optimizer", Category::kPhase, 1, step);
 
