@@ -21,6 +21,31 @@ void sort_by_total(std::vector<Stat>& stats) {
   });
 }
 
+// For each range, the time of the layer ranges directly nested in it (0 for
+// ranges that are not layers). Ranges arrive by track and start, parents
+// first, so a range's open ancestors are the first `depth` entries of the stack.
+std::vector<std::int64_t> nested_layer_ns(const TraceData& trace) {
+  std::vector<std::int64_t> nested(trace.ranges.size(), 0);
+  std::vector<std::size_t> open;
+  profiler::TrackId track = 0;
+  for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
+    const TraceRange& range = trace.ranges[i];
+    if (i == 0 || range.track != track) {
+      open.clear();
+      track = range.track;
+    }
+    if (open.size() > range.depth) open.resize(range.depth);
+    if (range.category == profiler::Category::kLayer)
+      for (auto it = open.rbegin(); it != open.rend(); ++it)
+        if (trace.ranges[*it].category == profiler::Category::kLayer) {
+          nested[*it] += range.dur_ns();
+          break;
+        }
+    open.push_back(i);
+  }
+  return nested;
+}
+
 }  // namespace
 
 bool is_conversion_op(std::string_view name) {
@@ -39,11 +64,16 @@ OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
 
   std::unordered_map<profiler::NameId, std::vector<std::int64_t>> op_times;
   std::map<std::pair<profiler::NameId, profiler::NameId>, std::vector<std::int64_t>> layer_times;
-  for (const TraceRange& range : trace.ranges) {
-    if (range.category == profiler::Category::kOp)
+  std::map<std::pair<profiler::NameId, profiler::NameId>, double> layer_self;
+  const std::vector<std::int64_t> nested = nested_layer_ns(trace);
+  for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
+    const TraceRange& range = trace.ranges[i];
+    if (range.category == profiler::Category::kOp) {
       op_times[range.name].push_back(range.dur_ns());
-    else if (range.category == profiler::Category::kLayer)
+    } else if (range.category == profiler::Category::kLayer) {
       layer_times[{range.name, range.phase}].push_back(range.dur_ns());
+      layer_self[{range.name, range.phase}] += static_cast<double>(range.dur_ns() - nested[i]);
+    }
   }
   for (auto& [name, times] : op_times) {
     OpStat stat{trace.name(name), "", distribution_of(times), 0};
@@ -56,10 +86,14 @@ OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
     OpStat stat{trace.name(key.first), key.second ? trace.name(key.second) : "",
                 distribution_of(times), 0};
     stat.step_share = share(stat.time.total_ns);
+    stat.self_ns = layer_self[key];
     analysis.layers.push_back(std::move(stat));
   }
   sort_by_total(analysis.ops);
-  sort_by_total(analysis.layers);
+  // A block's time is mostly its children's: self time puts the layers that do the work first.
+  std::sort(analysis.layers.begin(), analysis.layers.end(), [](const OpStat& a, const OpStat& b) {
+    return a.self_ns != b.self_ns ? a.self_ns > b.self_ns : a.name < b.name;
+  });
 
   // api_calls are sorted by correlation id: each kernel finds its launch by binary search.
   const auto launch_of = [&](std::int64_t correlation) -> const TraceApiCall* {

@@ -78,12 +78,15 @@ void steps_section(const RankProfile& rank, Document& doc) {
   }
 }
 
+// Ops, or layers (with_phase: their phase, and their self time after the total).
 Table op_table(const std::vector<OpStat>& stats, bool with_phase) {
   Table table;
   table.header = {"name"};
   if (with_phase) table.header.push_back("phase");
-  for (const char* column : {"calls", "total", "mean", "p50", "p95", "of step"})
-    table.header.push_back(column);
+  table.header.push_back("calls");
+  table.header.push_back("total");
+  if (with_phase) table.header.push_back("self");
+  for (const char* column : {"mean", "p50", "p95", "of step"}) table.header.push_back(column);
   table.numeric.assign(table.header.size(), true);
   table.numeric[0] = false;
   if (with_phase) table.numeric[1] = false;
@@ -91,9 +94,11 @@ Table op_table(const std::vector<OpStat>& stats, bool with_phase) {
     const OpStat& s = stats[i];
     std::vector<std::string> row{s.name};
     if (with_phase) row.push_back(s.phase);
-    for (std::string cell :
-         {count(s.time.count), duration(s.time.total_ns), duration(s.time.mean_ns),
-          duration(s.time.median_ns), duration(s.time.p95_ns), format_percent(s.step_share)})
+    row.push_back(count(s.time.count));
+    row.push_back(duration(s.time.total_ns));
+    if (with_phase) row.push_back(duration(s.self_ns));
+    for (std::string cell : {duration(s.time.mean_ns), duration(s.time.median_ns),
+                             duration(s.time.p95_ns), format_percent(s.step_share)})
       row.push_back(std::move(cell));
     table.rows.push_back(std::move(row));
   }
@@ -112,6 +117,7 @@ void ops_section(const RankProfile& rank, Document& doc) {
   }
   if (!ops.layers.empty()) {
     doc.heading("Layers", 2, "layers");
+    doc.paragraph("by self time (a layer's time less that of the layers inside it)");
     doc.table(op_table(ops.layers, true));
   }
   if (!ops.kernels.empty()) {

@@ -75,6 +75,7 @@ TEST_CASE("ops by type, layers by phase, kernels with launch and queue latency",
   CHECK(ops.layers.front().phase == "backward");
   CHECK(find(ops.layers, "conv1", "forward").time.total_ns == 4 * 2 * kMs);
   CHECK(find(ops.layers, "fc", "backward").time.mean_ns == 1 * kMs);
+  CHECK(find(ops.layers, "fc", "backward").self_ns == 4 * kMs);  // no layer nested in it
   CHECK(ops.kernel_count == 20);
   CHECK(ops.small_kernel_count == 0);
   REQUIRE(ops.kernels.front().name == "implicit_gemm_dgrad");

@@ -20,6 +20,7 @@ struct OpStat {
   std::string phase;      // layers: the phase they ran in (forward, backward); ops: empty
   Distribution time;      // over every call
   double step_share = 0;  // total time / total step time (threads in parallel can exceed 1)
+  double self_ns = 0;     // layers: the total less the time of layers nested in them
 };
 
 struct KernelStat {
@@ -32,7 +33,7 @@ struct KernelStat {
 
 struct OpAnalysis {
   std::vector<OpStat> ops;          // by total time, largest first
-  std::vector<OpStat> layers;       // by total time, largest first
+  std::vector<OpStat> layers;       // by self time, largest first
   std::vector<KernelStat> kernels;  // by total time, largest first
   std::int64_t kernel_count = 0,
                small_kernel_count = 0;  // small: under launch_bound.small_kernel_us
