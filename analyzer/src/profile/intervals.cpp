@@ -47,22 +47,4 @@ std::int64_t covered_by_both(const std::vector<Interval>& a, const std::vector<I
   return covered;
 }
 
-std::int64_t overlap_length(const std::vector<Interval>& a, const std::vector<Interval>& b) {
-  std::int64_t overlap = 0;
-  std::size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    const std::int64_t start = std::max(a[i].start_ns, b[j].start_ns);
-    const std::int64_t end = std::min(a[i].end_ns, b[j].end_ns);
-    if (end > start) overlap += end - start;
-    (a[i].end_ns < b[j].end_ns ? i : j)++;
-  }
-  return overlap;
-}
-
-std::int64_t total_length(const std::vector<Interval>& merged) {
-  std::int64_t total = 0;
-  for (const Interval& interval : merged) total += interval.length();
-  return total;
-}
-
 }  // namespace parity::analyzer

@@ -1,7 +1,6 @@
 #include "parity/analyzer/profile/profile_report.hpp"
 
 #include <algorithm>
-#include <mutex>
 
 #include "parity/analyzer/parallel_for.hpp"
 #include "parity/analyzer/report_format.hpp"

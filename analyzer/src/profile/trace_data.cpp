@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <mutex>
 
 #include "parity/analyzer/parallel_for.hpp"
 #include "parity/core/error.hpp"
@@ -209,11 +208,6 @@ std::string TraceData::track_label(TrackId id) const {
   if (row->kind == profiler::TrackKind::kGpuDevice)
     return "GPU " + std::to_string(row->device.value_or(0));
   return "track " + std::to_string(id);
-}
-
-NameId TraceData::find_name(const std::string& text) const {
-  const auto it = std::find(strings.begin(), strings.end(), text);
-  return it == strings.end() ? 0 : static_cast<NameId>(it - strings.begin());
 }
 
 TraceData load_trace(const std::filesystem::path& path,

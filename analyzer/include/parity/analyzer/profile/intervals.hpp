@@ -20,8 +20,5 @@ std::int64_t covered_length(const std::vector<Interval>& merged, Interval interv
 // Time of `interval` covered by both `a` and `b` (each sorted and disjoint).
 std::int64_t covered_by_both(const std::vector<Interval>& a, const std::vector<Interval>& b,
                              Interval interval);
-// Time covered by both sorted disjoint sets.
-std::int64_t overlap_length(const std::vector<Interval>& a, const std::vector<Interval>& b);
-std::int64_t total_length(const std::vector<Interval>& merged);
 
 }  // namespace parity::analyzer

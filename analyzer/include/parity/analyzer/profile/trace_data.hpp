@@ -90,8 +90,6 @@ struct TraceData {
   const std::string& name(profiler::NameId id) const;
   const profiler::TrackRow* track(profiler::TrackId id) const;
   std::string track_label(profiler::TrackId id) const;  // "main", "GPU 0 stream 7"
-  // The interned id of `text`, or 0 when the trace never uses it.
-  profiler::NameId find_name(const std::string& text) const;
 };
 
 // Loads a trace; throws parity::Error for a file that is not a readable
