@@ -27,12 +27,13 @@ if(PARITY_WITH_CUDA_ENABLED)
 endif()
 
 if(NOT PARITY_WITH_GUI STREQUAL "OFF")
-  find_package(Qt6 QUIET COMPONENTS Widgets)
+  find_package(Qt6 QUIET COMPONENTS Widgets Charts Concurrent Test)
 endif()
-if(Qt6Widgets_FOUND)
-  parity_resolve_feature(PARITY_WITH_GUI TRUE "Qt6 Widgets ${Qt6Widgets_VERSION} found")
+if(Qt6Widgets_FOUND AND Qt6Charts_FOUND AND Qt6Concurrent_FOUND AND Qt6Test_FOUND)
+  parity_resolve_feature(PARITY_WITH_GUI TRUE "Qt6 Widgets and Charts ${Qt6Widgets_VERSION} found")
 else()
-  parity_resolve_feature(PARITY_WITH_GUI FALSE "Qt6 Widgets not found (Debian: qt6-base-dev)")
+  parity_resolve_feature(PARITY_WITH_GUI FALSE
+    "Qt6 Widgets, Charts, Concurrent or Test not found (Debian: qt6-base-dev qt6-charts-dev)")
 endif()
 
 if(NOT PARITY_WITH_MPI STREQUAL "OFF")
@@ -45,9 +46,6 @@ else()
 endif()
 
 # Until their issues land, these features are detected but nothing is built with them.
-if(PARITY_WITH_GUI_ENABLED)
-  set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY "  (parity-view is not written yet: gui/README.md)")
-endif()
 if(PARITY_WITH_MPI_ENABLED)
   set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY "  (data-parallel training is not written yet)")
 endif()

@@ -21,6 +21,8 @@ packages=(
   libjpeg62-turbo-dev                               # ImageFolder JPEG decoding
   libdnnl-dev                                       # CPU training kernels (oneDNN 2.6)
   catch2                                            # tests
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev    # parity-view (Qt6 Widgets, Charts)
+  fonts-dejavu-core                                 # its text, headless too
   protobuf-compiler                                 # encodes the MindSpore .ckpt test fixtures
   python3 python3-torch python3-torchvision         # the PyTorch peer of tests and benchmarks
 )
