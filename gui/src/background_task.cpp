@@ -16,6 +16,13 @@ void TaskControl::progress(double fraction) {
   if (report_) report_(percent / 100.0);
 }
 
+TaskControl TaskControl::part(std::size_t index, std::size_t count) {
+  const double share = 1.0 / static_cast<double>(std::max<std::size_t>(count, 1));
+  return TaskControl(cancelled_, [this, index, share](double fraction) {
+    progress((static_cast<double>(index) + fraction) * share);
+  });
+}
+
 BackgroundTask::BackgroundTask(QObject* parent) : QObject(parent) {}
 
 BackgroundTask::~BackgroundTask() {

@@ -200,14 +200,17 @@ const profiler::TrackRow* TraceData::track(TrackId id) const {
 std::string TraceData::track_label(TrackId id) const {
   const profiler::TrackRow* row = track(id);
   if (!row) return "track " + std::to_string(id);
-  const std::string& text = name(row->name);
-  if (!text.empty()) return text;
-  if (row->kind == profiler::TrackKind::kGpuStream)
-    return "GPU " + std::to_string(row->device.value_or(0)) + " stream " +
-           std::to_string(row->stream.value_or(0));
-  if (row->kind == profiler::TrackKind::kGpuDevice)
-    return "GPU " + std::to_string(row->device.value_or(0));
-  return "track " + std::to_string(id);
+  return analyzer::track_label(*row, name(row->name));
+}
+
+std::string track_label(const profiler::TrackRow& row, const std::string& name) {
+  if (!name.empty()) return name;
+  if (row.kind == profiler::TrackKind::kGpuStream)
+    return "GPU " + std::to_string(row.device.value_or(0)) + " stream " +
+           std::to_string(row.stream.value_or(0));
+  if (row.kind == profiler::TrackKind::kGpuDevice)
+    return "GPU " + std::to_string(row.device.value_or(0));
+  return "track " + std::to_string(row.id);
 }
 
 TraceData load_trace(const std::filesystem::path& path,

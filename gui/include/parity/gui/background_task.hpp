@@ -13,6 +13,7 @@
 #include <QObject>
 #include <QString>
 #include <atomic>
+#include <cstddef>
 #include <functional>
 #include <memory>
 
@@ -32,6 +33,9 @@ class TaskControl {
   void check() const {
     if (cancelled()) throw TaskCancelled{};
   }
+  // A control for part `index` of `count` equal parts of this work: it
+  // shares the cancel flag and maps its progress into the part's share.
+  TaskControl part(std::size_t index, std::size_t count);
 
  private:
   std::shared_ptr<std::atomic<bool>> cancelled_;

@@ -92,6 +92,9 @@ struct TraceData {
   std::string track_label(profiler::TrackId id) const;  // "main", "GPU 0 stream 7"
 };
 
+// A track's label: its name, else what it is ("GPU 0 stream 7", "track 3").
+std::string track_label(const profiler::TrackRow& row, const std::string& name);
+
 // Loads a trace; throws parity::Error for a file that is not a readable
 // Parity trace (see profiler::TraceReader) or holds inconsistent rows.
 // `progress` receives the fraction of tables read.

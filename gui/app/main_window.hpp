@@ -1,0 +1,95 @@
+// MainWindow: parity-view's window for one or more traces: the timeline in
+// the middle; docks for event details, range statistics, the step breakdown,
+// operator statistics and findings; a search bar. Traces load in the
+// background (progress and Cancel in the status bar); the analyzer's report
+// follows, also in the background, and fills the panels when it is ready.
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+#include "parity/gui/background_task.hpp"
+#include "parity/gui/timeline/range_statistics.hpp"
+#include "parity/gui/timeline/timeline_data.hpp"
+#include "parity/gui/view_state.hpp"
+#include "parity/profiler/trace_reader.hpp"
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTextBrowser;
+
+namespace parity::gui {
+
+class TimelineWidget;
+class StepChartPanel;
+class OpTablePanel;
+class FindingsPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Loads the traces (replacing those shown) in the background.
+  void open_traces(const QStringList& paths);
+
+  ViewState& state() { return state_; }
+  TimelineWidget* timeline() const { return timeline_; }
+  const std::vector<std::unique_ptr<TimelineData>>& traces() const { return data_; }
+  const RangeStatisticsModel& range_statistics_model() const { return statistics_model_; }
+  QString details_text() const;
+  QString status_text() const;
+
+ public slots:
+  void search_next();
+  void search_previous();
+
+ signals:
+  void traces_loaded();
+  void load_failed(const QString& message);
+  void report_ready();
+  void range_statistics_ready();
+
+ private:
+  void build_docks();
+  void build_toolbar();
+  void build_status_bar();
+  void show_loaded(std::vector<std::unique_ptr<TimelineData>> loaded, const QStringList& paths);
+  void start_report(const QStringList& paths);
+  void align_traces(std::int64_t step);
+  void show_event_details();
+  void start_range_statistics();
+  void search(bool forward);
+  void set_busy(const QString& what);
+  void set_idle(const QString& message);
+
+  ViewState state_;
+  TimelineWidget* timeline_ = nullptr;
+  StepChartPanel* step_chart_ = nullptr;
+  OpTablePanel* op_table_ = nullptr;
+  FindingsPanel* findings_ = nullptr;
+  QTextBrowser* details_ = nullptr;
+  RangeStatisticsModel statistics_model_;
+  QLabel* statistics_title_ = nullptr;
+  QLineEdit* search_ = nullptr;
+  QSpinBox* align_step_ = nullptr;
+  QLabel* status_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+
+  std::vector<std::unique_ptr<TimelineData>> data_;
+  std::vector<std::unique_ptr<profiler::TraceReader>> readers_;  // for details, opened on demand
+  QStringList paths_;
+  BackgroundTask load_task_;
+  BackgroundTask report_task_;
+  BackgroundTask statistics_task_;
+};
+
+}  // namespace parity::gui

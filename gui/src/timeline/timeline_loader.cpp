@@ -1,0 +1,346 @@
+#include "parity/gui/timeline/timeline_loader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <map>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <mutex>
+
+#include "parity/analyzer/parallel_for.hpp"
+#include "parity/analyzer/profile/trace_data.hpp"
+#include "parity/core/error.hpp"
+#include "parity/gui/timeline/row_packer.hpp"
+#include "parity/profiler/trace_reader.hpp"
+
+namespace parity::gui {
+namespace {
+
+using profiler::Category;
+using profiler::TrackId;
+using profiler::TrackKind;
+using profiler::sql::Database;
+using profiler::sql::Statement;
+
+// How often (in rows) a table's reader reports progress and checks for cancel.
+constexpr std::int64_t kCheckEvery = 1 << 16;
+
+// Progress of the tables read in parallel. A table's fraction is estimated
+// from how far into the trace's time its rows have come, track by track.
+class LoadProgress {
+ public:
+  LoadProgress(TaskControl* control, std::size_t tables, TimeWindow span)
+      : control_(control), fractions_(tables), span_(span) {}
+
+  void update(std::size_t table, std::size_t track, std::size_t tracks, std::int64_t time) {
+    if (!control_) return;
+    control_->check();
+    const double within =
+        span_.length_ns() > 0
+            ? std::clamp(static_cast<double>(time - span_.start_ns) / span_.length_ns(), 0.0, 1.0)
+            : 0.0;
+    fractions_[table] = (static_cast<double>(track) + within) / std::max<std::size_t>(tracks, 1);
+    report();
+  }
+  void done(std::size_t table) {
+    if (!control_) return;
+    fractions_[table] = 1.0;
+    report();
+  }
+
+ private:
+  void report() {
+    double sum = 0;
+    for (const auto& fraction : fractions_) sum += fraction.load();
+    const std::lock_guard<std::mutex> lock(mutex_);
+    control_->progress(sum / static_cast<double>(fractions_.size()));
+  }
+
+  TaskControl* control_;
+  std::vector<std::atomic<double>> fractions_;
+  TimeWindow span_;
+  std::mutex mutex_;
+};
+
+// What one table's reader produces: rows and counters by track.
+struct TablePart {
+  std::map<TrackId, std::vector<EventRow>> rows;
+  std::map<TrackId, std::vector<CounterRow>> counters;
+  std::vector<StepSpan> steps;
+};
+
+struct TableContext {
+  LoadProgress& progress;
+  std::size_t table;
+};
+
+std::uint32_t as_u32(std::int64_t value) {
+  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(value, 0, UINT32_MAX));
+}
+
+// The rows of an interval table (track_id, start_ns, dur_ns, name_id[,
+// correlation]) sorted by track then start, packed per track.
+void read_intervals(Database& db, const TableContext& context, const std::string& sql,
+                    const std::string& title, EventSource source, bool correlated,
+                    std::size_t tracks, TablePart& part) {
+  Statement rows(db, sql);
+  std::map<TrackId, RowPacker> packers;
+  std::int64_t count = 0;
+  std::size_t tracks_done = 0;
+  RowPacker* packer = nullptr;
+  TrackId current = 0;
+  while (rows.step()) {
+    const auto track = static_cast<TrackId>(rows.column_int(0));
+    const std::int64_t start = rows.column_int(1);
+    const std::int64_t end = start + std::max<std::int64_t>(0, rows.column_int(2));
+    if (!packer || track != current) {  // rows come track by track
+      if (packer) ++tracks_done;
+      current = track;
+      packer = &packers.try_emplace(track, title, source, 0, correlated).first->second;
+    }
+    packer->add(start, end, as_u32(rows.column_int(3)),
+                correlated ? as_u32(rows.column_int(4)) : 0);
+    if (++count % kCheckEvery == 0) context.progress.update(context.table, tracks_done, tracks, start);
+  }
+  for (auto& [track, track_packer] : packers) part.rows[track] = track_packer.take();
+}
+
+// Host ranges by track and depth. A depth's row is titled by its ranges'
+// category ("step", "phase", "layer", "op") when they share one.
+void read_ranges(Database& db, const TableContext& context, std::size_t tracks, TablePart& part) {
+  Statement rows(db,
+                 "SELECT track_id, start_ns, dur_ns, name_id, depth, category, arg "
+                 "FROM range ORDER BY track_id, start_ns, id");
+  struct DepthGroup {
+    RowPacker packer{"", EventSource::kRange, 0, false};
+    std::int64_t category = -1;  // -2 once mixed
+  };
+  std::map<TrackId, std::vector<DepthGroup>> groups;
+  std::int64_t count = 0;
+  std::size_t tracks_done = 0;
+  std::vector<DepthGroup>* track_groups = nullptr;
+  TrackId current = 0;
+  while (rows.step()) {
+    const auto track = static_cast<TrackId>(rows.column_int(0));
+    const std::int64_t start = rows.column_int(1);
+    const std::int64_t end = start + std::max<std::int64_t>(0, rows.column_int(2));
+    const auto depth = static_cast<std::size_t>(std::clamp<std::int64_t>(rows.column_int(4), 0, 255));
+    const std::int64_t category = rows.column_int(5);
+    if (!track_groups || track != current) {  // rows come track by track
+      if (track_groups) ++tracks_done;
+      current = track;
+      track_groups = &groups[track];
+    }
+    auto& by_depth = *track_groups;
+    while (by_depth.size() <= depth)
+      by_depth.push_back({RowPacker("", EventSource::kRange,
+                                    static_cast<std::uint32_t>(by_depth.size()), false),
+                          -1});
+    DepthGroup& group = by_depth[depth];
+    if (group.category == -1) group.category = category;
+    if (group.category != category) group.category = -2;
+    group.packer.add(start, end, as_u32(rows.column_int(3)));
+    if (category == static_cast<std::int64_t>(Category::kStep) && !rows.column_is_null(6))
+      part.steps.push_back({rows.column_int(6), start, end});
+    if (++count % kCheckEvery == 0) context.progress.update(context.table, tracks_done, tracks, start);
+  }
+  for (auto& [track, by_depth] : groups) {
+    auto& out = part.rows[track];
+    for (std::size_t depth = 0; depth < by_depth.size(); ++depth) {
+      DepthGroup& group = by_depth[depth];
+      if (group.packer.empty()) continue;
+      const bool one_category = group.category >= static_cast<std::int64_t>(Category::kStep) &&
+                                group.category <= static_cast<std::int64_t>(Category::kUser);
+      group.packer.set_title(
+          one_category
+              ? std::string(profiler::category_name(static_cast<Category>(group.category)))
+              : "depth " + std::to_string(depth));
+      for (EventRow& row : group.packer.take()) out.push_back(std::move(row));
+    }
+  }
+}
+
+// Collectives get interned names ("allreduce") appended to the string table
+// by the caller; here they carry the op number, mapped after the merge.
+void read_collectives(Database& db, const TableContext& context, std::size_t tracks,
+                      TablePart& part) {
+  read_intervals(db, context,
+                 "SELECT track_id, start_ns, dur_ns, op FROM collective ORDER BY track_id, start_ns",
+                 "collectives", EventSource::kCollective, false, tracks, part);
+}
+
+void read_instants(Database& db, const TableContext& context, std::size_t tracks, TablePart& part) {
+  read_intervals(db, context,
+                 "SELECT track_id, ts_ns, 0, name_id FROM instant ORDER BY track_id, ts_ns",
+                 "instants", EventSource::kInstant, false, tracks, part);
+}
+
+template <typename Sample>
+void read_series(Database& db, const std::string& sql, const std::string& title,
+                 std::map<TrackId, std::vector<CounterRow>>& out) {
+  Statement rows(db, sql);
+  std::map<TrackId, CounterRow> series;
+  while (rows.step()) {
+    CounterRow& row = series[static_cast<TrackId>(rows.column_int(0))];
+    row.times.push_back(rows.column_int(1));
+    row.values.push_back(static_cast<Sample>(rows.column_double(2)));
+  }
+  for (auto& [track, row] : series) {
+    row.title = title;
+    row.times.shrink_to_fit();
+    row.values.shrink_to_fit();
+    row.finish();
+    out[track].push_back(std::move(row));
+  }
+}
+
+void read_small_tables(Database& db, const TableContext& context, std::size_t tracks,
+                       TablePart& part) {
+  read_collectives(db, context, tracks, part);
+  read_instants(db, context, tracks, part);
+  read_series<double>(db, "SELECT track_id, ts_ns, value FROM counter ORDER BY track_id, ts_ns",
+                      "value", part.counters);
+  read_series<double>(db,
+                      "SELECT track_id, ts_ns, depth FROM queue_sample ORDER BY track_id, ts_ns",
+                      "depth", part.counters);
+  Statement steps(db, "SELECT step, start_ns, end_ns FROM step ORDER BY step");
+  while (steps.step())
+    part.steps.push_back({steps.column_int(0), steps.column_int(1), steps.column_int(2)});
+}
+
+LaneKind lane_kind(TrackKind kind) {
+  switch (kind) {
+    case TrackKind::kGpuStream:
+    case TrackKind::kGpuDevice: return LaneKind::kGpuStream;
+    case TrackKind::kCollective: return LaneKind::kCollective;
+    case TrackKind::kCounter: return LaneKind::kCounter;
+    case TrackKind::kQueue: return LaneKind::kQueue;
+    case TrackKind::kHostThread: break;
+  }
+  return LaneKind::kThread;
+}
+
+// The time span the step table covers, for progress estimates only.
+TimeWindow step_span(Database& db) {
+  Statement span(db, "SELECT min(start_ns), max(end_ns) FROM step");
+  if (!span.step() || span.column_is_null(0)) return {0, 0};
+  return {span.column_int(0), span.column_int(1)};
+}
+
+}  // namespace
+
+TimelineData load_timeline(const std::filesystem::path& path, TaskControl* control) {
+  TimelineData data;
+  data.path = path.string();
+  std::vector<profiler::TrackRow> tracks;
+  TimeWindow span;
+  {
+    profiler::TraceReader reader(path);  // checks the file is a trace of this schema
+    data.strings = reader.strings();
+    tracks = reader.tracks();
+    if (const auto rank = reader.meta_value("rank")) data.rank = std::atoll(rank->c_str());
+    span = step_span(reader.db());
+  }
+  std::sort(tracks.begin(), tracks.end(),
+            [](const profiler::TrackRow& a, const profiler::TrackRow& b) { return a.id < b.id; });
+  const std::size_t track_count = tracks.size();
+
+  // The three large tables each on a connection of its own, the rest together.
+  constexpr std::size_t kTables = 4;
+  std::array<TablePart, kTables> parts;
+  LoadProgress progress(control, kTables, span);
+  analyzer::ParallelOptions options;
+  options.threads = 3;
+  analyzer::parallel_for(kTables, options, [&](std::size_t table) {
+    Database db(path, Database::Mode::kReadOnly);
+    // Reading pages through a memory map instead of copying them saves about
+    // a third of the time of these sequential scans.
+    db.exec("PRAGMA mmap_size = 4294967296");
+    const TableContext context{progress, table};
+    TablePart& part = parts[table];
+    switch (table) {
+      case 0: read_ranges(db, context, track_count, part); break;
+      case 1:
+        read_intervals(db, context,
+                       "SELECT track_id, start_ns, dur_ns, name_id, correlation_id FROM "
+                       "gpu_activity ORDER BY track_id, start_ns, id",
+                       "kernels", EventSource::kGpuActivity, true, track_count, part);
+        break;
+      case 2:
+        read_intervals(db, context,
+                       "SELECT track_id, start_ns, dur_ns, name_id, correlation_id FROM api_call "
+                       "ORDER BY track_id, start_ns, id",
+                       "CUDA API", EventSource::kApiCall, true, track_count, part);
+        break;
+      default: read_small_tables(db, context, track_count, part); break;
+    }
+    progress.done(table);
+  });
+
+  // Collectives were read with their op number as the name: intern the op names.
+  std::map<std::int64_t, std::uint32_t> op_names;
+  for (auto& [track, rows] : parts[3].rows) {
+    for (EventRow& row : rows) {
+      if (row.source != EventSource::kCollective) continue;
+      for (std::uint32_t& name : row.names) {
+        auto [it, added] = op_names.emplace(name, 0);
+        if (added) {
+          it->second = static_cast<std::uint32_t>(data.strings.size());
+          data.strings.emplace_back(
+              profiler::collective_op_name(static_cast<profiler::CollectiveOp>(name)));
+        }
+        name = it->second;
+      }
+    }
+  }
+
+  // One lane per track that holds anything, host threads first, then GPU
+  // streams, collectives, queues and counters, each kind by track id.
+  for (const profiler::TrackRow& track : tracks) {
+    Lane lane;
+    lane.kind = lane_kind(track.kind);
+    lane.title = analyzer::track_label(track, data.name(track.name));
+    lane.track = track.id;
+    for (TablePart& part : parts) {
+      if (auto it = part.rows.find(track.id); it != part.rows.end())
+        for (EventRow& row : it->second) lane.rows.push_back(std::move(row));
+      if (auto it = part.counters.find(track.id); it != part.counters.end())
+        for (CounterRow& row : it->second) lane.counters.push_back(std::move(row));
+    }
+    if (lane.row_count() > 0) data.lanes.push_back(std::move(lane));
+  }
+  std::stable_sort(data.lanes.begin(), data.lanes.end(),
+                   [](const Lane& a, const Lane& b) { return a.kind < b.kind; });
+
+  // Steps: the step table's, else those the step ranges carry.
+  data.steps = std::move(parts[3].steps);
+  if (data.steps.empty()) data.steps = std::move(parts[0].steps);
+  std::sort(data.steps.begin(), data.steps.end(),
+            [](const StepSpan& a, const StepSpan& b) { return a.step < b.step; });
+
+  std::int64_t first = INT64_MAX, last = INT64_MIN;
+  for (const Lane& lane : data.lanes) {
+    for (const EventRow& row : lane.rows) {
+      data.events += row.size();
+      first = std::min(first, row.starts.front());
+      last = std::max(last, row.ends.back());
+    }
+    for (const CounterRow& row : lane.counters) {
+      data.events += row.size();
+      first = std::min(first, row.times.front());
+      last = std::max(last, row.times.back());
+    }
+  }
+  if (data.lanes.empty()) throw Error("the trace holds no events to show", data.path);
+  data.extent = {first, std::max(last, first + 1)};
+#ifdef __GLIBC__
+  // The readers' threads grew and trimmed large arrays; hand the freed heap
+  // back so the viewer's footprint is what it holds (about 23 bytes an event).
+  malloc_trim(0);
+#endif
+  return data;
+}
+
+}  // namespace parity::gui
