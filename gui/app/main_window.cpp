@@ -110,6 +110,7 @@ void MainWindow::build_toolbar() {
   QToolBar* bar = addToolBar(tr("Search"));
   bar->setObjectName("search");
   search_ = new QLineEdit(bar);
+  search_->setObjectName(QStringLiteral("search"));
   search_->setPlaceholderText(tr("Search names (Ctrl+F, Enter: next)"));
   search_->setClearButtonEnabled(true);
   search_->setMaximumWidth(320);

@@ -1,1 +1,25 @@
-# Tests of the analyzer panels.
+# Tests of the analyzer panels: the models headless, the widgets offscreen,
+# all on reports the analyzer builds from traces written at test time.
+add_library(gui_panels_fixture STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/panels/report_fixture.cpp
+  ${PROJECT_SOURCE_DIR}/tests/analyzer/report/small_trace.cpp)
+target_include_directories(gui_panels_fixture PUBLIC
+  ${CMAKE_CURRENT_LIST_DIR}/panels ${PROJECT_SOURCE_DIR}/tests/analyzer/report)
+target_link_libraries(gui_panels_fixture PUBLIC parity::analyzer)
+parity_target_warnings(gui_panels_fixture)
+
+foreach(model step_bars op_stats_model findings_model)
+  parity_qt_test(gui_${model}_test ${CMAKE_CURRENT_LIST_DIR}/panels/${model}_test.cpp)
+  target_link_libraries(gui_${model}_test PRIVATE gui_panels_fixture)
+endforeach()
+
+# Each widget test compiles its panel and the base every panel shares.
+set(panel_sources ${PROJECT_SOURCE_DIR}/gui/app/panels)
+foreach(panel step_chart op_table findings)
+  parity_qt_test(gui_${panel}_panel_test
+    ${CMAKE_CURRENT_LIST_DIR}/panels/${panel}_panel_test.cpp
+    ${panel_sources}/report_panel.hpp ${panel_sources}/report_panel.cpp
+    ${panel_sources}/${panel}_panel.hpp ${panel_sources}/${panel}_panel.cpp)
+  target_include_directories(gui_${panel}_panel_test PRIVATE ${PROJECT_SOURCE_DIR}/gui/app)
+  target_link_libraries(gui_${panel}_panel_test PRIVATE gui_panels_fixture Qt6::Widgets Qt6::Charts)
+endforeach()

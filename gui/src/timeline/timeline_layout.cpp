@@ -252,9 +252,10 @@ void fold_row(const EventRow& row, std::int64_t offset_ns, TimeWindow window, do
   const auto min_width = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(fold_px * ns_per_px)));
   const auto& starts = row.starts;
   const auto& ends = row.ends;
-  const std::size_t n = row.size();
+  // Events starting at or after the window's end are not in view: folds stop there.
+  const std::size_t n = row.first_starting_from(t1);
   std::size_t i = row.first_ending_from(t0);
-  while (i < n && starts[i] < t1) {
+  while (i < n) {
     if (ends[i] - starts[i] >= min_width) {
       on_box(i, 1, starts[i], ends[i]);
       ++i;
@@ -268,11 +269,12 @@ void fold_row(const EventRow& row, std::int64_t offset_ns, TimeWindow window, do
     do {
       const std::int64_t limit = starts[j] + min_width;
       const auto k = static_cast<std::size_t>(
-          std::upper_bound(ends.begin() + static_cast<std::ptrdiff_t>(j), ends.end(), limit) -
+          std::upper_bound(ends.begin() + static_cast<std::ptrdiff_t>(j),
+                           ends.begin() + static_cast<std::ptrdiff_t>(n), limit) -
           ends.begin());
       j = std::max(k, j + 1);
       run_end = ends[j - 1];
-    } while (j < n && starts[j] < t1 && ends[j] - starts[j] < min_width &&
+    } while (j < n && ends[j] - starts[j] < min_width &&
              static_cast<double>(starts[j] - run_end) < ns_per_px);
     on_box(i, j - i, starts[i], run_end);
     i = j;

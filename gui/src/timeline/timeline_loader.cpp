@@ -111,7 +111,7 @@ void read_intervals(Database& db, const TableContext& context, const std::string
 // category ("step", "phase", "layer", "op") when they share one.
 void read_ranges(Database& db, const TableContext& context, std::size_t tracks, TablePart& part) {
   Statement rows(db,
-                 "SELECT track_id, start_ns, dur_ns, name_id, depth, category, arg "
+                 "SELECT track_id, start_ns, dur_ns, name_id, depth, category "
                  "FROM range ORDER BY track_id, start_ns, id");
   struct DepthGroup {
     RowPacker packer{"", EventSource::kRange, 0, false};
@@ -142,8 +142,6 @@ void read_ranges(Database& db, const TableContext& context, std::size_t tracks, 
     if (group.category == -1) group.category = category;
     if (group.category != category) group.category = -2;
     group.packer.add(start, end, as_u32(rows.column_int(3)));
-    if (category == static_cast<std::int64_t>(Category::kStep) && !rows.column_is_null(6))
-      part.steps.push_back({rows.column_int(6), start, end});
     if (++count % kCheckEvery == 0) context.progress.update(context.table, tracks_done, tracks, start);
   }
   for (auto& [track, by_depth] : groups) {
@@ -208,6 +206,14 @@ void read_small_tables(Database& db, const TableContext& context, std::size_t tr
   Statement steps(db, "SELECT step, start_ns, end_ns FROM step ORDER BY step");
   while (steps.step())
     part.steps.push_back({steps.column_int(0), steps.column_int(1), steps.column_int(2)});
+  if (!part.steps.empty()) return;
+  // A trace cut short before its step rows were written: the step ranges
+  // carry their numbers as their argument.
+  Statement ranges(db,
+                   "SELECT arg, start_ns, start_ns + dur_ns FROM range "
+                   "WHERE category = 1 AND arg IS NOT NULL ORDER BY arg");
+  while (ranges.step())
+    part.steps.push_back({ranges.column_int(0), ranges.column_int(1), ranges.column_int(2)});
 }
 
 LaneKind lane_kind(TrackKind kind) {
@@ -314,9 +320,7 @@ TimelineData load_timeline(const std::filesystem::path& path, TaskControl* contr
   std::stable_sort(data.lanes.begin(), data.lanes.end(),
                    [](const Lane& a, const Lane& b) { return a.kind < b.kind; });
 
-  // Steps: the step table's, else those the step ranges carry.
   data.steps = std::move(parts[3].steps);
-  if (data.steps.empty()) data.steps = std::move(parts[0].steps);
   std::sort(data.steps.begin(), data.steps.end(),
             [](const StepSpan& a, const StepSpan& b) { return a.step < b.step; });
 

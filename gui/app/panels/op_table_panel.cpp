@@ -1,0 +1,81 @@
+#include "panels/op_table_panel.hpp"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "parity/gui/panels/name_filter_proxy.hpp"
+#include "parity/gui/panels/report_rank.hpp"
+
+namespace parity::gui {
+
+OpTablePanel::OpTablePanel(ViewState& state, QWidget* parent)
+    : ReportPanel(state, parent), filter_(new QLineEdit), tabs_(new QTabWidget) {
+  filter_->setPlaceholderText(tr("Filter by name"));
+  filter_->setClearButtonEnabled(true);
+  filter_->setText(state_.name_filter());
+  connect(filter_, &QLineEdit::textChanged, &state_, &ViewState::set_name_filter);
+  connect(&state_, &ViewState::name_filter_changed, this, [this] {
+    if (filter_->text() != state_.name_filter()) filter_->setText(state_.name_filter());
+  });
+
+  tables_ = {make_tab(OpStatsModel::Table::kOps, tr("Operators")),
+             make_tab(OpStatsModel::Table::kLayers, tr("Layers")),
+             make_tab(OpStatsModel::Table::kKernels, tr("Kernels"))};
+
+  auto* content = new QWidget;
+  auto* layout = new QVBoxLayout(content);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(filter_);
+  layout->addWidget(tabs_, 1);
+  set_content(content);
+}
+
+OpTablePanel::Tab OpTablePanel::make_tab(OpStatsModel::Table table, const QString& title) {
+  auto* model = new OpStatsModel(table, this);
+  auto* proxy = new NameFilterProxy(state_, OpStatsModel::kNameColumn, this);
+  proxy->setSourceModel(model);
+  auto* view = new QTableView;
+  view->setModel(proxy);
+  view->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view->setAlternatingRowColors(true);
+  view->verticalHeader()->hide();
+  view->horizontalHeader()->setSectionResizeMode(OpStatsModel::kNameColumn, QHeaderView::Stretch);
+  view->setSortingEnabled(true);
+  view->sortByColumn(model->ranking_column(), Qt::DescendingOrder);
+  connect(view, &QTableView::doubleClicked, this, [this, model, proxy](const QModelIndex& index) {
+    state_.set_name_filter(model->name(proxy->mapToSource(index).row()));
+  });
+  tabs_->addTab(view, title);
+  return {model, proxy, view};
+}
+
+QTableView* OpTablePanel::view(OpStatsModel::Table table) const {
+  return tables_[static_cast<std::size_t>(table)].view;
+}
+
+bool OpTablePanel::tab_visible(OpStatsModel::Table table) const {
+  return tabs_->isTabVisible(tabs_->indexOf(view(table)));
+}
+
+void OpTablePanel::set_rank(std::optional<std::int64_t> rank) {
+  rank_ = rank;
+  if (report()) show_report();
+}
+
+void OpTablePanel::show_report() {
+  // An alias of the report: the models keep it alive.
+  const std::shared_ptr<const analyzer::OpAnalysis> ops(report(),
+                                                        &report_rank(*report(), rank_).ops);
+  for (const Tab& tab : tables_) {
+    tab.model->set_analysis(ops);
+    // Operators always have a tab; layers and kernels only when the trace has them.
+    tabs_->setTabVisible(
+        tabs_->indexOf(tab.view),
+        tab.model->table() == OpStatsModel::Table::kOps || tab.model->rowCount() > 0);
+  }
+}
+
+}  // namespace parity::gui
