@@ -57,7 +57,13 @@ int main(int argc, char** argv) {
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                       QStringLiteral("Save the window to FILE (PNG) once loaded, then quit."),
                                       QStringLiteral("FILE"));
-  parser.addOptions({diff, compare, screenshot});
+  const QCommandLineOption step(QStringLiteral("step"),
+                                QStringLiteral("Open zoomed to step N of the first trace, selected."),
+                                QStringLiteral("N"));
+  const QCommandLineOption find(QStringLiteral("find"),
+                                QStringLiteral("Open with the first event named like TEXT selected."),
+                                QStringLiteral("TEXT"));
+  parser.addOptions({diff, compare, screenshot, step, find});
   parser.process(app);
   const QStringList paths = parser.positionalArguments();
 
@@ -80,6 +86,16 @@ int main(int argc, char** argv) {
     for (const QString& path : paths)
       if (!QFileInfo(path).isFile()) return usage_error(QStringLiteral("no such trace file: %1").arg(path));
     auto main_window = std::make_unique<parity::gui::MainWindow>();
+    bool step_ok = true;
+    const qlonglong step_number = parser.value(step).toLongLong(&step_ok);
+    if (parser.isSet(step) && !step_ok)
+      return usage_error(QStringLiteral("--step wants a step number, got '%1'").arg(parser.value(step)));
+    QObject::connect(main_window.get(), &parity::gui::MainWindow::traces_loaded, main_window.get(),
+                     [window = main_window.get(), &parser, step, find, step_number] {
+                       if (parser.isSet(step) && !window->show_step(step_number))
+                         std::fprintf(stderr, "parity-view: the trace has no step %lld\n", step_number);
+                       if (parser.isSet(find)) window->find(parser.value(find));
+                     });
     if (parser.isSet(screenshot)) {
       save_when_ready(main_window.get(), parser.value(screenshot), &parity::gui::MainWindow::report_ready);
       save_when_ready(main_window.get(), parser.value(screenshot), &parity::gui::MainWindow::load_failed);

@@ -349,6 +349,19 @@ void MainWindow::start_range_statistics() {
   });
 }
 
+bool MainWindow::show_step(std::int64_t step) {
+  if (data_.empty()) return false;
+  const StepSpan* span = data_.front()->step(step);
+  if (!span) return false;
+  state_.show_range({span->start_ns, span->end_ns});
+  return true;
+}
+
+void MainWindow::find(const QString& text) {
+  search_->setText(text);
+  search_next();
+}
+
 void MainWindow::search_next() { search(true); }
 void MainWindow::search_previous() { search(false); }
 

@@ -50,6 +50,10 @@ class MainWindow : public QMainWindow {
  public slots:
   void search_next();
   void search_previous();
+  // Selects the first trace's step `step` and zooms to it; false if it has none.
+  bool show_step(std::int64_t step);
+  // Puts `text` in the search bar and selects its first match from the view's start.
+  void find(const QString& text);
 
  signals:
   void traces_loaded();
