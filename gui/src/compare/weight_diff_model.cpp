@@ -1,6 +1,7 @@
 #include "parity/gui/compare/weight_diff_model.hpp"
 
 #include <array>
+#include <cmath>
 
 #include "parity/analyzer/report_format.hpp"
 
@@ -107,7 +108,9 @@ QString WeightDiffModel::text(int row, int column) const {
       return dtype_text(p);
     case kWithinTolerance:
       if (!p.metrics) return {};
-      return QStringLiteral("%1%").arg(100 * p.metrics->share_within_tolerance(), 0, 'f', 2);
+      // Rounded down, so one bad element in 150,000 reads 99.99%, never 100.00%.
+      return QStringLiteral("%1%").arg(
+          std::floor(10'000 * p.metrics->share_within_tolerance()) / 100, 0, 'f', 2);
     case kTolerance:
       return paired(p) ? to_qstring(analyzer::to_string(p.tolerance)) : QString();
     case kPairedBy:

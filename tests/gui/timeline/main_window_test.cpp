@@ -54,10 +54,7 @@ class MainWindowTest : public QObject {
 
   void keys_zoom_pan_and_fit() {
     MainWindow window;
-    QSignalSpy loaded(&window, &MainWindow::traces_loaded);
-    window.show();
-    window.open_traces({known_});
-    QVERIFY(loaded.wait(10'000));
+    QVERIFY(open_known(window));
     TimelineWidget* timeline = window.timeline();
     timeline->setFocus();
     const TimeWindow fitted = window.state().window();
@@ -72,10 +69,7 @@ class MainWindowTest : public QObject {
 
   void click_shows_details_and_drag_shows_statistics() {
     MainWindow window;
-    QSignalSpy loaded(&window, &MainWindow::traces_loaded);
-    window.show();
-    window.open_traces({known_});
-    QVERIFY(loaded.wait(10'000));
+    QVERIFY(open_known(window));
     TimelineWidget* timeline = window.timeline();
     window.state().set_window({0, 100'000});  // the first two ops of step 0
     timeline->repaint();
@@ -110,10 +104,7 @@ class MainWindowTest : public QObject {
 
   void search_selects_next_match() {
     MainWindow window;
-    QSignalSpy loaded(&window, &MainWindow::traces_loaded);
-    window.show();
-    window.open_traces({known_});
-    QVERIFY(loaded.wait(10'000));
+    QVERIFY(open_known(window));
     auto* search = window.findChild<QLineEdit*>(QStringLiteral("search"));
     QVERIFY(search);
     search->setText(QStringLiteral("overlap"));
@@ -162,6 +153,14 @@ class MainWindowTest : public QObject {
   }
 
  private:
+  // Shows the window and loads the known trace into it.
+  bool open_known(MainWindow& window) {
+    QSignalSpy loaded(&window, &MainWindow::traces_loaded);
+    window.show();
+    window.open_traces({known_});
+    return loaded.wait(10'000);
+  }
+
   QTemporaryDir dir_;
   QString known_;
 };

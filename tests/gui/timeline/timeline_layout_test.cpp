@@ -69,6 +69,13 @@ class TimelineLayoutTest : public QObject {
   Q_OBJECT
 
  private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    const auto path = std::filesystem::path(dir_.path().toStdString()) / "known.db";
+    timeline_trace::write(path);
+    known_ = load_timeline(path);
+  }
+
   void folds_cover_every_visible_event_once_at_each_zoom() {
     const EventRow row = random_row(200'000, 7);
     const std::int64_t end = row.ends.back();
@@ -107,10 +114,7 @@ class TimelineLayoutTest : public QObject {
   }
 
   void frame_of_known_trace_at_three_zoom_levels() {
-    QTemporaryDir dir;
-    const auto path = std::filesystem::path(dir.path().toStdString()) / "known.db";
-    timeline_trace::write(path);
-    const TimelineData data = load_timeline(path);
+    const TimelineData& data = known_;
     ViewState state;
     state.set_extent(data.extent);
     state.set_lane_count(static_cast<int>(data.lanes.size()));
@@ -175,10 +179,7 @@ class TimelineLayoutTest : public QObject {
   }
 
   void collapsed_lane_and_filter() {
-    QTemporaryDir dir;
-    const auto path = std::filesystem::path(dir.path().toStdString()) / "known.db";
-    timeline_trace::write(path);
-    const TimelineData data = load_timeline(path);
+    const TimelineData& data = known_;
     ViewState state;
     state.set_extent(data.extent);
     state.set_lane_count(static_cast<int>(data.lanes.size()));
@@ -194,6 +195,9 @@ class TimelineLayoutTest : public QObject {
       if (box.lane == 1 && box.row == 0 && !box.is_fold()) QVERIFY(box.dimmed);
     }
   }
+ private:
+  QTemporaryDir dir_;
+  TimelineData known_;
 };
 
 QTEST_MAIN(TimelineLayoutTest)
