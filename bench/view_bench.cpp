@@ -94,18 +94,24 @@ int main(int argc, char** argv) {
   MainWindow window;
   window.resize(1920, 1080);
   window.show();
+  QSignalSpy shown(&window, &MainWindow::timeline_shown);
   QSignalSpy loaded(&window, &MainWindow::traces_loaded);
   QSignalSpy analyzed(&window, &MainWindow::report_ready);
   QElapsedTimer open;
   open.start();
   window.open_traces({path});
-  if (!loaded.wait(120'000)) {
+  if (!shown.wait(120'000)) {
     std::fprintf(stderr, "view_bench: %s did not load\n", argv[1]);
     return 1;
   }
   window.timeline()->repaint();
   const double first_paint_s = static_cast<double>(open.nsecsElapsed()) / 1e9;
   const double first_frame_ms = window.timeline()->last_frame_ms();
+  if (loaded.count() == 0 && !loaded.wait(120'000)) {
+    std::fprintf(stderr, "view_bench: %s did not load its CUDA API calls\n", argv[1]);
+    return 1;
+  }
+  const double all_rows_s = static_cast<double>(open.nsecsElapsed()) / 1e9;
   malloc_trim(0);
   const std::int64_t rss_loaded = status_kb("VmRSS");
   if (analyzed.count() == 0 && !analyzed.wait(300'000)) {
@@ -127,7 +133,8 @@ int main(int argc, char** argv) {
               size.height());
   std::printf("| measure | parity-view | no folding (peer) | ratio |\n|---|---|---|---|\n");
   std::printf("| first paint after open (s) | %.3f | | |\n", first_paint_s);
-  std::printf("| of which load_timeline alone (s) | %.3f | | |\n", load_only_s);
+  std::printf("| every row loaded, CUDA API calls too (s) | %.3f | | |\n", all_rows_s);
+  std::printf("| load_timeline of every row, alone (s) | %.3f | | |\n", load_only_s);
   std::printf("| first frame: layout + paint (ms) | %.1f | | |\n", first_frame_ms);
   std::printf("| analysis done, panels filled (s) | %.3f | | |\n", analyzed_s);
   std::printf("| zoom sweep frames | %zu | %zu | |\n", folded.ms.size(), naive.ms.size());

@@ -158,9 +158,10 @@ void MainWindow::build_status_bar() {
   statusBar()->addPermanentWidget(cancel_);
   connect(cancel_, &QPushButton::clicked, this, [this] {
     load_task_.cancel();
+    api_task_.cancel();
     report_task_.cancel();
   });
-  for (BackgroundTask* task : {&load_task_, &report_task_})
+  for (BackgroundTask* task : {&load_task_, &api_task_, &report_task_})
     connect(task, &BackgroundTask::progress, this,
             [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 100)); });
 }
@@ -183,6 +184,7 @@ QString MainWindow::details_text() const { return details_->toPlainText(); }
 
 void MainWindow::open_traces(const QStringList& paths) {
   statistics_task_.cancel();
+  api_task_.cancel();
   report_task_.cancel();
   set_busy(tr("Loading %1…").arg(paths.join(QStringLiteral(", "))));
   disconnect(&load_task_, nullptr, this, nullptr);
@@ -203,7 +205,7 @@ void MainWindow::open_traces(const QStringList& paths) {
     for (int i = 0; i < paths.size(); ++i) {
       TaskControl part = control.part(static_cast<std::size_t>(i), static_cast<std::size_t>(paths.size()));
       loaded->push_back(std::make_unique<TimelineData>(
-          load_timeline(paths[i].toStdString(), &part)));
+          load_timeline(paths[i].toStdString(), &part, TimelineParts::kWithoutApiCalls)));
     }
     return [this, loaded, paths] { show_loaded(std::move(*loaded), paths); };
   });
@@ -218,12 +220,7 @@ void MainWindow::show_loaded(std::vector<std::unique_ptr<TimelineData>> loaded, 
   readers_.resize(data_.size());
   paths_ = paths;
   std::size_t lanes = 0;
-  std::uint64_t events = 0, bytes = 0;
-  for (const auto& trace : data_) {
-    lanes = std::max(lanes, trace->lanes.size());
-    events += trace->events;
-    bytes += trace->memory_bytes();
-  }
+  for (const auto& trace : data_) lanes = std::max(lanes, trace->lanes.size());
   state_.set_lane_count(static_cast<int>(lanes));
   // Align at the first step every trace holds (the spin box changes it).
   std::int64_t first_common = -1;
@@ -247,13 +244,55 @@ void MainWindow::show_loaded(std::vector<std::unique_ptr<TimelineData>> loaded, 
   align_step_->blockSignals(false);
   align_traces(first_common);
   setWindowTitle(tr("parity-view — %1").arg(QFileInfo(paths.front()).fileName()));
+  show_trace_status();
+  emit timeline_shown();
+  load_api_calls(paths);
+}
+
+void MainWindow::show_trace_status() {
+  std::uint64_t events = 0, bytes = 0;
+  for (const auto& trace : data_) {
+    events += trace->events;
+    bytes += trace->memory_bytes();
+  }
   set_idle(tr("%1 events in %2 lanes · %3 MB held · %4")
                .arg(QLocale().toString(static_cast<qulonglong>(events)))
-               .arg(lanes)
+               .arg(state_.lane_order().size())
                .arg(bytes / 1'000'000)
-               .arg(paths.join(QStringLiteral(", "))));
-  emit traces_loaded();
-  start_report(paths);
+               .arg(paths_.join(QStringLiteral(", "))));
+}
+
+void MainWindow::load_api_calls(const QStringList& paths) {
+  set_busy(status_->text() + tr(" · loading CUDA API calls…"));
+  disconnect(&api_task_, nullptr, this, nullptr);
+  connect(&api_task_, &BackgroundTask::progress, this,
+          [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 100)); });
+  auto fail = [this](const QString& message) {
+    show_trace_status();
+    status_->setText(status_->text() + tr(" · CUDA API calls not loaded: %1").arg(message));
+  };
+  connect(&api_task_, &BackgroundTask::failed, this, fail);
+  connect(&api_task_, &BackgroundTask::cancelled, this, [fail] { fail(tr("cancelled")); });
+  api_task_.start([this, paths](TaskControl& control) -> std::function<void()> {
+    auto rows = std::make_shared<std::vector<ApiCallRows>>();
+    for (int i = 0; i < paths.size(); ++i) {
+      TaskControl part = control.part(static_cast<std::size_t>(i), static_cast<std::size_t>(paths.size()));
+      rows->push_back(read_api_calls(paths[i].toStdString(), &part));
+    }
+    return [this, rows, paths] {
+      statistics_task_.wait();  // it reads the lanes about to grow
+      std::size_t lanes = 0;
+      for (std::size_t t = 0; t < data_.size() && t < rows->size(); ++t) {
+        merge_api_calls(*data_[t], std::move((*rows)[t]));
+        lanes = std::max(lanes, data_[t]->lanes.size());
+      }
+      state_.add_lanes(static_cast<int>(lanes));
+      timeline_->update();
+      show_trace_status();
+      emit traces_loaded();
+      start_report(paths);
+    };
+  });
 }
 
 void MainWindow::align_traces(std::int64_t step) {

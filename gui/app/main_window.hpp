@@ -1,7 +1,8 @@
 // MainWindow: parity-view's window for one or more traces: the timeline in
 // the middle; docks for event details, range statistics, the step breakdown,
 // operator statistics and findings; a search bar. Traces load in the
-// background (progress and Cancel in the status bar); the analyzer's report
+// background (progress and Cancel in the status bar): first everything but
+// the CUDA API calls, painted at once, then those; the analyzer's report
 // follows, also in the background, and fills the panels when it is ready.
 #pragma once
 
@@ -56,6 +57,9 @@ class MainWindow : public QMainWindow {
   void find(const QString& text);
 
  signals:
+  // The timeline shows the traces (all but their CUDA API rows, which follow).
+  void timeline_shown();
+  // Every row is loaded.
   void traces_loaded();
   void load_failed(const QString& message);
   void report_ready();
@@ -66,6 +70,8 @@ class MainWindow : public QMainWindow {
   void build_toolbar();
   void build_status_bar();
   void show_loaded(std::vector<std::unique_ptr<TimelineData>> loaded, const QStringList& paths);
+  void load_api_calls(const QStringList& paths);
+  void show_trace_status();
   void start_report(const QStringList& paths);
   void align_traces(std::int64_t step);
   void show_event_details();
@@ -92,6 +98,7 @@ class MainWindow : public QMainWindow {
   std::vector<std::unique_ptr<profiler::TraceReader>> readers_;  // for details, opened on demand
   QStringList paths_;
   BackgroundTask load_task_;
+  BackgroundTask api_task_;
   BackgroundTask report_task_;
   BackgroundTask statistics_task_;
 };

@@ -89,6 +89,13 @@ void ViewState::set_lane_count(int lanes) {
   emit lanes_changed();
 }
 
+void ViewState::add_lanes(int lanes) {
+  const int known = static_cast<int>(lane_order_.size());
+  if (lanes <= known) return;
+  for (int lane = known; lane < lanes; ++lane) lane_order_.push_back(lane);
+  emit lanes_changed();
+}
+
 void ViewState::move_lane(int lane, int to_position) {
   auto it = std::find(lane_order_.begin(), lane_order_.end(), lane);
   if (it == lane_order_.end()) return;

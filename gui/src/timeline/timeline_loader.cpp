@@ -216,6 +216,29 @@ void read_small_tables(Database& db, const TableContext& context, std::size_t tr
     part.steps.push_back({ranges.column_int(0), ranges.column_int(1), ranges.column_int(2)});
 }
 
+void read_api_call_table(Database& db, const TableContext& context, std::size_t tracks,
+                         TablePart& part) {
+  read_intervals(db, context,
+                 "SELECT track_id, start_ns, dur_ns, name_id, correlation_id FROM api_call "
+                 "ORDER BY track_id, start_ns, id",
+                 "CUDA API", EventSource::kApiCall, true, tracks, part);
+}
+
+void count_events(TimelineData& data, std::int64_t& first, std::int64_t& last) {
+  for (const Lane& lane : data.lanes) {
+    for (const EventRow& row : lane.rows) {
+      data.events += row.size();
+      first = std::min(first, row.starts.front());
+      last = std::max(last, row.ends.back());
+    }
+    for (const CounterRow& row : lane.counters) {
+      data.events += row.size();
+      first = std::min(first, row.times.front());
+      last = std::max(last, row.times.back());
+    }
+  }
+}
+
 LaneKind lane_kind(TrackKind kind) {
   switch (kind) {
     case TrackKind::kGpuStream:
@@ -237,7 +260,8 @@ TimeWindow step_span(Database& db) {
 
 }  // namespace
 
-TimelineData load_timeline(const std::filesystem::path& path, TaskControl* control) {
+TimelineData load_timeline(const std::filesystem::path& path, TaskControl* control,
+                           TimelineParts parts_wanted) {
   TimelineData data;
   data.path = path.string();
   std::vector<profiler::TrackRow> tracks;
@@ -275,10 +299,7 @@ TimelineData load_timeline(const std::filesystem::path& path, TaskControl* contr
                        "kernels", EventSource::kGpuActivity, true, track_count, part);
         break;
       case 2:
-        read_intervals(db, context,
-                       "SELECT track_id, start_ns, dur_ns, name_id, correlation_id FROM api_call "
-                       "ORDER BY track_id, start_ns, id",
-                       "CUDA API", EventSource::kApiCall, true, track_count, part);
+        if (parts_wanted == TimelineParts::kAll) read_api_call_table(db, context, track_count, part);
         break;
       default: read_small_tables(db, context, track_count, part); break;
     }
@@ -309,7 +330,9 @@ TimelineData load_timeline(const std::filesystem::path& path, TaskControl* contr
     lane.kind = lane_kind(track.kind);
     lane.title = analyzer::track_label(track, data.name(track.name));
     lane.track = track.id;
-    for (TablePart& part : parts) {
+    for (std::size_t p = 0; p < kTables; ++p) {
+      if (p == 2) continue;  // API calls: merged below
+      TablePart& part = parts[p];
       if (auto it = part.rows.find(track.id); it != part.rows.end())
         for (EventRow& row : it->second) lane.rows.push_back(std::move(row));
       if (auto it = part.counters.find(track.id); it != part.counters.end())
@@ -325,26 +348,72 @@ TimelineData load_timeline(const std::filesystem::path& path, TaskControl* contr
             [](const StepSpan& a, const StepSpan& b) { return a.step < b.step; });
 
   std::int64_t first = INT64_MAX, last = INT64_MIN;
-  for (const Lane& lane : data.lanes) {
-    for (const EventRow& row : lane.rows) {
-      data.events += row.size();
-      first = std::min(first, row.starts.front());
-      last = std::max(last, row.ends.back());
-    }
-    for (const CounterRow& row : lane.counters) {
-      data.events += row.size();
-      first = std::min(first, row.times.front());
-      last = std::max(last, row.times.back());
-    }
+  count_events(data, first, last);
+  data.extent = {first, last};
+  if (!parts[2].rows.empty()) {
+    ApiCallRows api_calls;
+    api_calls.rows = std::move(parts[2].rows);
+    for (const profiler::TrackRow& track : tracks)
+      api_calls.titles[track.id] = analyzer::track_label(track, data.name(track.name));
+    merge_api_calls(data, std::move(api_calls));
   }
   if (data.lanes.empty()) throw Error("the trace holds no events to show", data.path);
-  data.extent = {first, std::max(last, first + 1)};
+  data.extent.end_ns = std::max(data.extent.end_ns, data.extent.start_ns + 1);
 #ifdef __GLIBC__
   // The readers' threads grew and trimmed large arrays; hand the freed heap
   // back so the viewer's footprint is what it holds (about 23 bytes an event).
   malloc_trim(0);
 #endif
   return data;
+}
+
+ApiCallRows read_api_calls(const std::filesystem::path& path, TaskControl* control) {
+  ApiCallRows out;
+  std::vector<profiler::TrackRow> tracks;
+  TimeWindow span;
+  std::vector<std::string> strings;
+  {
+    profiler::TraceReader reader(path);
+    tracks = reader.tracks();
+    strings = reader.strings();
+    span = step_span(reader.db());
+  }
+  for (const profiler::TrackRow& track : tracks)
+    out.titles[track.id] = analyzer::track_label(
+        track, track.name < strings.size() ? strings[track.name] : std::string());
+  Database db(path, Database::Mode::kReadOnly);
+  db.exec("PRAGMA mmap_size = 4294967296");
+  LoadProgress progress(control, 1, span);
+  TablePart part;
+  read_api_call_table(db, TableContext{progress, 0}, tracks.size(), part);
+  out.rows = std::move(part.rows);
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+  return out;
+}
+
+void merge_api_calls(TimelineData& data, ApiCallRows api_calls) {
+  std::int64_t first = data.extent.start_ns, last = data.extent.end_ns;
+  for (auto& [track, rows] : api_calls.rows) {
+    auto lane = std::find_if(data.lanes.begin(), data.lanes.end(),
+                             [track = track](const Lane& l) { return l.track == track; });
+    if (lane == data.lanes.end()) {
+      Lane added;
+      added.kind = LaneKind::kThread;
+      added.title = api_calls.titles.count(track) ? api_calls.titles[track] : "track " + std::to_string(track);
+      added.track = track;
+      data.lanes.push_back(std::move(added));
+      lane = data.lanes.end() - 1;
+    }
+    for (EventRow& row : rows) {
+      data.events += row.size();
+      first = std::min(first, row.starts.front());
+      last = std::max(last, row.ends.back());
+      lane->rows.push_back(std::move(row));
+    }
+  }
+  data.extent = {first, std::max(last, first + 1)};
 }
 
 }  // namespace parity::gui

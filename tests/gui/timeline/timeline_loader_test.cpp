@@ -103,6 +103,20 @@ class TimelineLoaderTest : public QObject {
     QVERIFY(!data.correlated(EventRef{0, 0, 2, 0}).has_value());  // an op range has none
   }
 
+  void api_calls_can_follow_the_first_paint() {
+    const TimelineData full = load_timeline(path_);
+    TimelineData first = load_timeline(path_, nullptr, TimelineParts::kWithoutApiCalls);
+    QCOMPARE(lane_titled(first, "main").rows.size(), std::size_t{3});
+    QCOMPARE(first.events, full.events - 12);
+    merge_api_calls(first, read_api_calls(path_));
+    QCOMPARE(first.events, full.events);
+    QCOMPARE(first.extent, full.extent);
+    const Lane& main = lane_titled(first, "main");
+    QCOMPARE(main.rows.size(), std::size_t{4});
+    QCOMPARE(main.rows[3].starts, lane_titled(full, "main").rows[3].starts);
+    QVERIFY(first.correlated(EventRef{0, 0, 3, 5}).has_value());
+  }
+
   void synthetic_trace_counts_match_sql() {
     const auto path = std::filesystem::path(dir_.path().toStdString()) / "synth.db";
     parity::analyzer::SynthOptions options;

@@ -69,6 +69,7 @@ class ViewState : public QObject {
   // order is a permutation of those indices for trace 0 (the others follow it).
   const std::vector<int>& lane_order() const { return lane_order_; }
   void set_lane_count(int lanes);  // resets the order to 0..lanes-1, none collapsed
+  void add_lanes(int lanes);  // grows to `lanes`, new ones last; order and collapse kept
   void move_lane(int lane, int to_position);
   bool lane_collapsed(int lane) const { return collapsed_.count(lane) != 0; }
   void set_lane_collapsed(int lane, bool collapsed);
