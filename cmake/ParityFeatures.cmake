@@ -45,10 +45,7 @@ else()
   parity_resolve_feature(PARITY_WITH_MPI FALSE "MPI not found (Debian: libopenmpi-dev)")
 endif()
 
-# Until their issues land, these features are detected but nothing is built with them.
-if(PARITY_WITH_MPI_ENABLED)
-  set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY "  (data-parallel training is not written yet)")
-endif()
+# Until its issue lands, CUDA is detected but nothing is built with it.
 if(PARITY_WITH_CUDA_ENABLED)
   set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY "  (the CUDA backend and CUPTI collector are not written yet)")
 endif()

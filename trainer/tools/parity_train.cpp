@@ -8,15 +8,17 @@
 //                      [--plant-nan LAYER@STEP]
 //   parity-train eval  --config FILE --checkpoint CKPT [--set k=v]... [--threads N]
 //   parity-train keys  (every config key with its type, default and meaning)
+// Under `mpirun -np N`, `train` is one rank of a data-parallel run (see
+// docs/distributed.md); an error on any rank stops every rank.
 // Exit codes: 0 done, 1 --detect-anomaly stopped training at a NaN/Inf,
 // 2 could not run (bad config, bad data, bad checkpoint, bad option).
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 
 #include "parity/core/error.hpp"
 #include "parity/core/version.hpp"
 #include "parity/trainer/debug/anomaly_detector.hpp"
+#include "parity/trainer/dist/mpi_communicator.hpp"
 #include "parity/trainer/train/training_run.hpp"
 
 namespace {
@@ -27,31 +29,41 @@ constexpr int kCouldNotRun = 2;
 // The debugging options of `train`, as typed; turned into DebugOptions
 // (which validates them) after parsing.
 struct DebugArguments {
-  std::string init_weights, input_images, input_labels, dump, dump_steps = "all",
-      dump_what = "fwd,bwd,params,grads", plant_nan;
+  std::string init_weights, input_images, input_labels, dump,
+      dump_steps = "all", dump_what = "fwd,bwd,params,grads", plant_nan;
   bool dump_stats_only = false, detect_anomaly = false;
   std::vector<std::string> plant_bugs;
 
   void add_to(CLI::App& command) {
-    command.add_option("--init-weights", init_weights,
-                       "start from these weights: a state_dict under torchvision names "
-                       "(.pth, .pt, .safetensors, .ckpt, .npz)")
+    command
+        .add_option("--init-weights", init_weights,
+                    "start from these weights: a state_dict under torchvision names "
+                    "(.pth, .pt, .safetensors, .ckpt, .npz)")
         ->check(CLI::ExistingFile);
-    command.add_option("--input-batch", input_images,
-                       "feed this float32 [N, 3, H, H] .npy batch at every step instead of the dataset "
-                       "(sets batch_size and train_image_size)")
+    command
+        .add_option(
+            "--input-batch", input_images,
+            "feed this float32 [N, 3, H, H] .npy batch at every step instead of the dataset "
+            "(sets batch_size and train_image_size)")
         ->check(CLI::ExistingFile);
-    command.add_option("--input-labels", input_labels, "the labels of --input-batch: an integer [N] .npy")
+    command
+        .add_option("--input-labels", input_labels,
+                    "the labels of --input-batch: an integer [N] .npy")
         ->check(CLI::ExistingFile);
-    command.add_option("--dump", dump,
-                       "write tensors and a manifest here (docs/formats/dump.md); must not exist or be empty");
-    command.add_option("--dump-steps", dump_steps, "steps to dump: all, 3, 0-2 or a comma list (default all)");
-    command.add_option("--dump-what", dump_what,
-                       "what to dump: a comma list of fwd (outputs, input, loss), bwd (gradients flowing "
-                       "back), params (before/after the update), grads (parameters' gradients)");
-    command.add_flag("--dump-stats-only", dump_stats_only, "write the manifest with statistics, no arrays");
-    command.add_flag("--detect-anomaly", detect_anomaly,
-                     "check every tensor of every step; stop at the first NaN/Inf, naming the op (exit 1)");
+    command.add_option(
+        "--dump", dump,
+        "write tensors and a manifest here (docs/formats/dump.md); must not exist or be empty");
+    command.add_option("--dump-steps", dump_steps,
+                       "steps to dump: all, 3, 0-2 or a comma list (default all)");
+    command.add_option(
+        "--dump-what", dump_what,
+        "what to dump: a comma list of fwd (outputs, input, loss), bwd (gradients flowing "
+        "back), params (before/after the update), grads (parameters' gradients)");
+    command.add_flag("--dump-stats-only", dump_stats_only,
+                     "write the manifest with statistics, no arrays");
+    command.add_flag(
+        "--detect-anomaly", detect_anomaly,
+        "check every tensor of every step; stop at the first NaN/Inf, naming the op (exit 1)");
     command.add_option("--plant-bug", plant_bugs,
                        "reproduce a migration bug: same-pad[:CONV], bn-eps[:BN], label-smooth, "
                        "transpose-weight[:CONV] (repeatable)");
@@ -72,7 +84,8 @@ struct DebugArguments {
       debug.dump = options;
     }
     debug.detect_anomaly = detect_anomaly;
-    for (const std::string& bug : plant_bugs) debug.bugs.push_back(parity::trainer::PlantedBug::parse(bug));
+    for (const std::string& bug : plant_bugs)
+      debug.bugs.push_back(parity::trainer::PlantedBug::parse(bug));
     if (!plant_nan.empty()) debug.nan = parity::trainer::PlantedNan::parse(plant_nan);
     return debug;
   }
@@ -90,11 +103,14 @@ struct ConfigArguments {
   int threads = -1;
 
   void add_to(CLI::App& command) {
-    command.add_option("--config", file, "YAML config with the model_zoo keys (see `parity-train keys`)")
+    command
+        .add_option("--config", file,
+                    "YAML config with the model_zoo keys (see `parity-train keys`)")
         ->required()
         ->check(CLI::ExistingFile);
     command.add_option("--set", overrides, "override one key: --set lr_max=0.2 (repeatable)");
-    command.add_option("--threads", threads, "compute threads (default: the config's, 0 = all cores)")
+    command
+        .add_option("--threads", threads, "compute threads (default: the config's, 0 = all cores)")
         ->check(CLI::NonNegativeNumber);
   }
   parity::trainer::TrainConfig load() const {
@@ -104,10 +120,18 @@ struct ConfigArguments {
   }
 };
 
+// "rank 1: " in a data-parallel run, where several ranks share one terminal.
+std::string rank_prefix(const parity::trainer::Communicator* communicator) {
+  if (!communicator || communicator->size() < 2) return "";
+  return "rank " + std::to_string(communicator->rank()) + ": ";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"parity-train: the reference ResNet trainer (CPU through oneDNN), traced by Parity's profiler"};
+  CLI::App app{
+      "parity-train: the reference ResNet trainer (CPU through oneDNN), traced by Parity's "
+      "profiler"};
   app.set_version_flag("--version", std::string("parity-train ") + parity::kVersion);
   app.require_subcommand(1);
 
@@ -119,15 +143,21 @@ int main(int argc, char** argv) {
   CLI::App* train = app.add_subcommand("train", "train a network; prints the seeds' loss lines");
   train_config.add_to(*train);
   train->add_option("--trace", trace, "record a trace database (must not exist yet)");
-  train->add_option("--max-steps", options.max_steps, "stop after N steps (a checkpoint is written)")
+  train
+      ->add_option("--max-steps", options.max_steps, "stop after N steps (a checkpoint is written)")
       ->check(CLI::NonNegativeNumber);
-  train->add_option("--time-limit", options.time_limit_minutes,
-                    "stop after the step that passes this many minutes (a checkpoint is written)")
+  train
+      ->add_option("--time-limit", options.time_limit_minutes,
+                   "stop after the step that passes this many minutes (a checkpoint is written)")
       ->check(CLI::NonNegativeNumber);
-  train->add_option("--resume", resume, "continue exactly from this checkpoint")->check(CLI::ExistingFile);
-  train->add_option("--log-every", options.log_every, "a loss line every N steps (default: each epoch)")
+  train->add_option("--resume", resume, "continue exactly from this checkpoint")
+      ->check(CLI::ExistingFile);
+  train
+      ->add_option("--log-every", options.log_every,
+                   "a loss line every N steps (default: each epoch)")
       ->check(CLI::NonNegativeNumber);
-  train->add_flag("--eval", options.eval_each_epoch, "top-1/top-5 on the test split after every epoch");
+  train->add_flag("--eval", options.eval_each_epoch,
+                  "top-1/top-5 on the test split after every epoch");
   train->add_option(
       "--data-delay-ms", options.data_delay_ms,
       "make the data loader sleep MS milliseconds per batch: a planted input-bound run");
@@ -140,7 +170,8 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
 
-  CLI::App* keys = app.add_subcommand("keys", "list every config key with its type, default and meaning");
+  CLI::App* keys =
+      app.add_subcommand("keys", "list every config key with its type, default and meaning");
 
   try {
     app.parse(argc, argv);
@@ -150,7 +181,18 @@ int main(int argc, char** argv) {
     app.exit(error);
     return kCouldNotRun;
   }
+  // Under an MPI launcher, this process is one rank of a group; ranks that
+  // fail must take the others down, or those would wait in a collective.
+  std::unique_ptr<parity::trainer::Communicator> communicator;
+  const auto stop = [&](int code) {
+    if (communicator && communicator->size() > 1) communicator->abort(code);
+    return code;
+  };
   try {
+    if (parity::trainer::launched_by_mpi() && train->parsed()) {
+      communicator = parity::trainer::make_mpi_communicator();
+      options.communicator = communicator.get();
+    }
     if (keys->parsed()) {
       std::cout << parity::trainer::describe_config_keys();
       return 0;
@@ -166,10 +208,11 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const parity::trainer::AnomalyDetected& anomaly) {
     std::cout << std::flush;
-    std::cerr << "parity-train: " << anomaly.anomaly().report();
-    return kAnomaly;
+    std::cerr << "parity-train: " << rank_prefix(communicator.get()) << anomaly.anomaly().report();
+    return stop(kAnomaly);
   } catch (const std::exception& error) {
-    std::cerr << "parity-train: error: " << error.what() << '\n';
-    return kCouldNotRun;
+    std::cerr << "parity-train: " << rank_prefix(communicator.get()) << "error: " << error.what()
+              << '\n';
+    return stop(kCouldNotRun);
   }
 }

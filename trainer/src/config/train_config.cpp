@@ -8,6 +8,7 @@
 #include <sstream>
 #include <variant>
 
+#include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
 #include "parity/trainer/optim/lr_schedule.hpp"
 
@@ -24,7 +25,7 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 35> kKeys{{
+const std::array<Key, 36> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual, "zero-init each block's last BN weight"},
@@ -65,6 +66,9 @@ const std::array<Key, 35> kKeys{{
     {"seed", &TrainConfig::seed, "random seed"},
     {"deterministic", &TrainConfig::deterministic,
      "pin OpenMP's thread count (no dynamic adjustment): bit-reproducible runs and resumes"},
+    {"allreduce_split", &TrainConfig::allreduce_split,
+     "gradient buckets under mpirun: mb:25 (DDP-style MiB cap), index:[85,160] (inclusive segment ends), "
+     "split:[85,160] (split points), none or one"},
 }};
 
 std::string valid_keys() {
@@ -169,6 +173,8 @@ void validate(const TrainConfig& c) {
   require(c.loss_scale > 0, "loss_scale", "must be positive", c.loss_scale);
   require(c.save_checkpoint_epochs >= 1, "save_checkpoint_epochs", "must be at least 1", c.save_checkpoint_epochs);
   require(c.keep_checkpoint_max >= 1, "keep_checkpoint_max", "must be at least 1", c.keep_checkpoint_max);
+  // Its indices are checked against the model's parameters when training starts.
+  AllreduceSplit::parse(c.allreduce_split, "config key 'allreduce_split'");
   require(c.threads >= 0, "threads", "must not be negative", c.threads);
 }
 

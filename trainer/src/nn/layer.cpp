@@ -42,6 +42,8 @@ Tensor Layer::run_backward(const Tensor& dy) {
   if (profiler::Recorder* recorder = tracing().recorder)
     for (const Parameter& p : parameters_)
       recorder->gradient_ready(p.index, static_cast<std::uint64_t>(element_count(p.shape)) * 4);
+  if (GradientHook* hook = tracing().gradients)
+    for (const Parameter& p : parameters_) hook->gradient_ready(p);
   return dx;
 }
 

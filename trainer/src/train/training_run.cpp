@@ -13,6 +13,8 @@
 #include "parity/importers/tensor_source.hpp"
 #include "parity/trainer/debug/anomaly_detector.hpp"
 #include "parity/trainer/debug/fixed_batch.hpp"
+#include "parity/trainer/dist/data_parallel.hpp"
+#include "parity/trainer/dist/gradient_reducer.hpp"
 #include "parity/trainer/data/loader_factory.hpp"
 #include "parity/trainer/loss/softmax_cross_entropy.hpp"
 #include "parity/trainer/nn/resnet.hpp"
@@ -101,6 +103,7 @@ struct PhaseNames {
   profiler::NameId data_wait = profiler::intern("data_wait");
   profiler::NameId forward = profiler::intern("forward");
   profiler::NameId backward = profiler::intern("backward");
+  profiler::NameId allreduce_wait = profiler::intern("allreduce_wait");
   profiler::NameId optimizer = profiler::intern("optimizer");
   profiler::NameId loss = profiler::intern("loss");
   profiler::NameId lr = profiler::intern("lr");
@@ -129,8 +132,12 @@ std::string shape_text(const Dims& shape) {
 }
 
 void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Backend& backend,
-                    const ModelState& state) {
+                    const ModelState& state, const GradientReducer* reducer) {
   recorder.set_meta("trainer.model", config.net_name);
+  if (reducer) {
+    recorder.set_meta("trainer.allreduce_split", AllreduceSplit::parse(config.allreduce_split, "").text());
+    recorder.set_meta("trainer.allreduce_buckets", end_index_text(reducer->buckets()));
+  }
   recorder.set_meta("trainer.backend", backend.describe());
   recorder.set_meta("trainer.batch_size", std::to_string(config.batch_size));
   recorder.set_meta("trainer.dataset", config.dataset);
@@ -145,6 +152,26 @@ std::vector<importers::NamedTensor> read_all_tensors(const std::filesystem::path
   return tensors;
 }
 
+// What data parallel cannot do, said before any rank starts training.
+void check_data_parallel(const TrainConfig& config, const TrainOptions& options) {
+  if (config.skip_corrupt)
+    throw Error("skip_corrupt cannot be used with several ranks: a rank that skips a step would leave "
+                "the others waiting in its AllReduce",
+                "config key 'skip_corrupt'", "repair or remove the unreadable images, or train on one rank");
+  if (options.debug.dump)
+    throw Error("--dump writes one folder for one process", "--dump", "dump on a single-process run");
+}
+
+// Where a rank other than 0 sends its log: nowhere.
+std::ostream& discarding_stream() {
+  struct NullBuffer : std::streambuf {
+    int overflow(int c) override { return c; }
+  };
+  static NullBuffer buffer;
+  static std::ostream stream(&buffer);
+  return stream;
+}
+
 // The config a fixed batch implies: its batch size and image size.
 TrainConfig with_fixed_batch(TrainConfig config, const std::optional<Batch>& batch) {
   if (batch) {
@@ -156,8 +183,14 @@ TrainConfig with_fixed_batch(TrainConfig config, const std::optional<Batch>& bat
 
 }  // namespace
 
-TrainSummary train(const TrainConfig& given_config, const TrainOptions& options, std::ostream& log) {
+TrainSummary train(const TrainConfig& given_config, const TrainOptions& options, std::ostream& rank_log) {
   const DebugOptions& debug = options.debug;
+  Communicator* const communicator = options.communicator;
+  const int rank = communicator ? communicator->rank() : 0;
+  const int world_size = communicator ? communicator->size() : 1;
+  const bool data_parallel = world_size > 1;
+  if (data_parallel) check_data_parallel(given_config, options);
+  std::ostream& log = rank == 0 ? rank_log : discarding_stream();
   // Written so that NaN fails too.
   if (!(options.data_delay_ms >= 0 && std::isfinite(options.data_delay_ms)))
     throw Error("--data-delay-ms must be a non-negative number of milliseconds, got " +
@@ -177,7 +210,9 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   std::unique_ptr<profiler::Recorder> recorder;
   if (options.trace) {
     profiler::RecorderOptions trace_options;
-    trace_options.path = *options.trace;
+    trace_options.path = data_parallel ? rank_trace_path(*options.trace, rank) : *options.trace;
+    trace_options.rank = rank;
+    trace_options.world_size = world_size;
     trace_options.command_line = options.command_line;
     trace_options.config = to_yaml(config);
     recorder = std::make_unique<profiler::Recorder>(std::move(trace_options));
@@ -221,9 +256,9 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   Sgd optimizer(*backend, model.state().parameters,
                 {config.momentum, 0.0, config.nesterov, config.weight_decay, config.loss_scale});
   std::unique_ptr<Loader> loader;
-  if (!fixed_batch) loader = make_train_loader(config, 1, 0, recorder.get(), options.data_delay_ms);
+  if (!fixed_batch) loader = make_train_loader(config, world_size, rank, recorder.get(), options.data_delay_ms);
   std::unique_ptr<Loader> eval_loader;
-  if (options.eval_each_epoch) eval_loader = make_eval_loader(config);
+  if (options.eval_each_epoch && rank == 0) eval_loader = make_eval_loader(config);
   // A fixed batch is a one-batch epoch.
   const std::int64_t steps_per_epoch = loader ? loader->batches_per_epoch() : 1;
   if (steps_per_epoch < 1)
@@ -248,7 +283,17 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     global_step = saved.step;
     log << "resumed from " << options.resume->string() << " at step " << global_step << std::endl;
   }
-  if (recorder) describe_trace(*recorder, config, *backend, model.state());
+  std::unique_ptr<GradientReducer> reducer;
+  if (data_parallel) {
+    broadcast_state(*communicator, *backend, model.state());
+    reducer = std::make_unique<GradientReducer>(*communicator, *backend, model.state().parameters,
+                                                gradient_buckets(config.allreduce_split, model.state().parameters),
+                                                recorder.get());
+    tracing.gradients = reducer.get();
+    log << "data parallel: " << communicator->describe() << ", " << reducer->buckets().size()
+        << " gradient buckets (" << end_index_text(reducer->buckets()) << ")" << std::endl;
+  }
+  if (recorder) describe_trace(*recorder, config, *backend, model.state(), reducer.get());
   log << "training " << config.net_name << " on " << config.dataset << " with "
       << backend->describe() << ": " << config.epoch_size << " epochs of " << steps_per_epoch
       << " steps, batch " << config.batch_size << std::endl;
@@ -258,7 +303,8 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
       options.max_steps > 0 ? std::min(total_steps, global_step + options.max_steps) : total_steps;
   const Dims input_dims{config.batch_size, 3, config.train_image_size, config.train_image_size};
   TrainSummary summary;
-  ProgressLine progress(last_step);
+  std::optional<ProgressLine> progress;  // rank 0's only
+  if (rank == 0) progress.emplace(last_step);
   if (options.time_limit_minutes > 0)
     log << "time limit: " << options.time_limit_minutes << " minutes" << std::endl;
   const auto run_start = Clock::now();
@@ -318,6 +364,11 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
         MaybeScope phase(recorder.get(), names.backward, Category::kPhase);
         model.backward(backend->from_host({config.batch_size, config.class_num}, result.grad_logits));
       }
+      if (reducer) {
+        // The AllReduce time backward did not hide: the exposed communication.
+        MaybeScope phase(recorder.get(), names.allreduce_wait, Category::kPhase);
+        reducer->finish_step();
+      }
       {
         MaybeScope phase(recorder.get(), names.optimizer, Category::kPhase);
         if (tracing.observer) tracing.observer->before_update(model.state());
@@ -335,17 +386,19 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
       }
       images += batch->n;
       ++summary.steps;
-      if (out_of_time()) stop_step = global_step;
-      progress.update(epoch + 1, global_step, loss, lr, images);
+      // Ranks stop together: one whose clock passed the limit stops them all.
+      const bool late = out_of_time();
+      if (communicator && options.time_limit_minutes > 0 ? communicator->any(late) : late) stop_step = global_step;
+      if (progress) progress->update(epoch + 1, global_step, loss, lr, images);
       if (options.log_every > 0 && (step_in_epoch + 1) % options.log_every == 0) {
-        progress.clear();
+        if (progress) progress->clear();
         log << "epoch: " << epoch + 1 << " step: " << step_in_epoch + 1 << ", loss is "
             << format_number(float(loss), "%.9g") << std::endl;
       }
     }
     summary.last_loss = loss;
     const bool epoch_done = step_in_epoch == steps_per_epoch;
-    progress.clear();
+    if (progress) progress->clear();
     if (epoch_done && options.log_every == 0)
       log << "epoch: " << epoch + 1 << " step: " << steps_per_epoch << ", loss is "
           << format_number(float(loss), "%.9g") << std::endl;
@@ -355,7 +408,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
         << " ms" << std::endl;
     if (epoch_done && eval_loader) print_eval(log, epoch + 1, evaluate_model(*backend, model, *eval_loader, config.class_num));
     const bool scheduled = epoch_done && (epoch + 1) % config.save_checkpoint_epochs == 0;
-    if (config.save_checkpoint && (scheduled || global_step == stop_step)) save(epoch, step_in_epoch);
+    if (config.save_checkpoint && rank == 0 && (scheduled || global_step == stop_step)) save(epoch, step_in_epoch);
   }
 
   const double seconds = std::chrono::duration<double>(Clock::now() - run_start).count();

@@ -6,6 +6,7 @@
 
 #include "cpu_ops.hpp"
 #include "elementwise_add.hpp"
+#include "gradient_arena.hpp"
 #include "parity/core/error.hpp"
 #include "sgd_kernel.hpp"
 #include "weight_mirror.hpp"
@@ -117,6 +118,10 @@ class CpuBackend final : public Backend {
       cpu::sgd_update_plain(value.data(), grad.data(), momentum.data(),
                             value.bytes() / sizeof(float), coefficients);
     }
+  }
+
+  std::vector<std::span<float>> contiguous_gradients(std::span<ParamTensors* const> params) override {
+    return cpu::move_gradients_together(params);
   }
 
   BackendStats stats() const override { return context_.stats; }

@@ -75,6 +75,12 @@ CpuTensor::~CpuTensor() = default;
 
 void CpuTensor::set_mirror(std::unique_ptr<WeightMirror> mirror) { mirror_ = std::move(mirror); }
 
+void CpuTensor::move_to(std::shared_ptr<std::byte> storage) {
+  std::memcpy(storage.get(), buffer_.get(), bytes());
+  buffer_ = std::move(storage);
+  memory_.set_data_handle(buffer_.get());
+}
+
 Tensor make_tensor(Context& context, const Dims& dims, const dnnl::memory::desc& desc) {
   return Tensor(std::make_shared<CpuTensor>(context, dims, desc));
 }

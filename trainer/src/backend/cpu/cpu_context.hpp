@@ -65,6 +65,9 @@ class CpuTensor : public TensorImpl {
   bool is_parameter() const { return is_parameter_; }
   void mark_parameter() { is_parameter_ = true; }
   void set_mirror(std::unique_ptr<WeightMirror> mirror);
+  // Moves the tensor's bytes to `storage` (at least bytes() long), which it
+  // then shares with whoever holds it (a contiguous gradient buffer).
+  void move_to(std::shared_ptr<std::byte> storage);
 
  private:
   dnnl::memory::desc desc_;

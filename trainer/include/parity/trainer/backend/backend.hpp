@@ -134,6 +134,14 @@ class Backend {
   virtual Tensor add(const Tensor& a, const Tensor& b) = 0;
   virtual void sgd_update(ParamTensors& param, const SgdStep& step) = 0;
 
+  // Moves the gradients of `params`, in this order, into one contiguous
+  // buffer, so that the gradients of consecutive parameters are one message
+  // (a data-parallel bucket), and returns each one's storage in it: the
+  // backend's own layout, padding included, identical on every rank of the
+  // same build. Any gap between two spans is zero and stays zero, so a
+  // message may cover it. Call it once, before training.
+  virtual std::vector<std::span<float>> contiguous_gradients(std::span<ParamTensors* const> params) = 0;
+
   virtual BackendStats stats() const = 0;
   // Where the backend records its own work that no module sees (a layout
   // conversion is a kOp range "reorder"); null, the default, records nothing.

@@ -58,6 +58,10 @@ struct TrainConfig {
   std::int64_t threads = 0;  // 0: all cores
   std::int64_t seed = 1;
   bool deterministic = false;  // pin the thread count: bit-reproducible runs and resumes
+
+  // Data parallel (under mpirun): how gradients are grouped into AllReduce
+  // buckets, in any form of parity/core/allreduce_split.hpp.
+  std::string allreduce_split = "mb:25";
 };
 
 // Reads `file` (empty: start from the defaults), then applies `overrides`

@@ -38,11 +38,20 @@ struct ModelState {
   std::vector<StateEntry> entries;    // state_dict order
 };
 
-// Where modules record their ranges and gradient-ready events, and who
-// watches their tensors; null members record and watch nothing.
+// What acts on a parameter's gradient as soon as backward has written it
+// (data parallel's reducer starts a bucket's AllReduce from it).
+class GradientHook {
+ public:
+  virtual ~GradientHook() = default;
+  virtual void gradient_ready(const Parameter& parameter) = 0;
+};
+
+// Where modules record their ranges and gradient-ready events, who watches
+// their tensors, and who takes their gradients; null members do nothing.
 struct Tracing {
   profiler::Recorder* recorder = nullptr;
   TensorObserver* observer = nullptr;
+  GradientHook* gradients = nullptr;
 };
 
 class Module {

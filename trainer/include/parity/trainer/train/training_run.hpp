@@ -12,6 +12,7 @@
 
 #include "parity/trainer/config/train_config.hpp"
 #include "parity/trainer/debug/debug_options.hpp"
+#include "parity/trainer/dist/communicator.hpp"
 
 namespace parity::trainer {
 
@@ -25,6 +26,11 @@ struct TrainOptions {
   double data_delay_ms = 0;                     // loader sleep per batch (ms): planted slow data
   std::string command_line;                     // recorded in the trace
   DebugOptions debug;                           // dumps, anomaly checks, fixed inputs, planted faults
+  // Data parallel: this rank's group (null: one process). Each rank trains on
+  // its shard, gradients are averaged in buckets (config allreduce_split),
+  // the trace goes to RUN.rankR.db, and only rank 0 logs, evaluates and
+  // writes checkpoints.
+  Communicator* communicator = nullptr;
 };
 
 struct TrainSummary {

@@ -1,0 +1,68 @@
+// GradientReducer: averages the gradients of every rank during backward, in
+// buckets (see parity/core/allreduce_split.hpp). A bucket's AllReduce starts
+// on the reducer's communication thread as soon as its last gradient is
+// ready, so it overlaps the rest of backward. Buckets go strictly from the
+// last (the first gradients backward writes) to bucket 0, the order
+// `parity tune-allreduce` models. Every bucket is a collective row of the
+// trace (bucket, parameter range, bytes, start and end).
+//
+// The gradients live in one contiguous buffer (Backend::contiguous_gradients)
+// in forward parameter order, so a bucket is one in-place AllReduce.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "parity/core/allreduce_split.hpp"
+#include "parity/trainer/dist/communicator.hpp"
+#include "parity/trainer/nn/module.hpp"
+
+namespace parity::trainer {
+
+class GradientReducer final : public GradientHook {
+ public:
+  // `parameters` in forward (registration) order, as ModelState lists them.
+  GradientReducer(Communicator& communicator, Backend& backend,
+                  const std::vector<Parameter>& parameters, std::vector<GradientBucket> buckets,
+                  profiler::Recorder* recorder);
+  ~GradientReducer() override;
+  GradientReducer(const GradientReducer&) = delete;
+  GradientReducer& operator=(const GradientReducer&) = delete;
+
+  // Main thread, from each layer's backward.
+  void gradient_ready(const Parameter& parameter) override;
+  // Main thread, after backward: starts the buckets still waiting (a
+  // gradient backward never wrote), waits for all, and readies the next step.
+  // Rethrows a failure of the communication thread.
+  void finish_step();
+
+  const std::vector<GradientBucket>& buckets() const { return buckets_; }
+  std::uint64_t bucket_bytes(std::size_t bucket) const { return messages_[bucket].size_bytes(); }
+
+ private:
+  void release_ready_buckets();  // with mutex_ held
+  void communicate();            // the communication thread
+
+  Communicator& communicator_;
+  profiler::Recorder* recorder_;
+  std::vector<GradientBucket> buckets_;
+  std::vector<std::span<float>> messages_;   // each bucket's part of the gradient buffer
+  std::vector<std::uint32_t> bucket_of_;     // parameter index -> bucket
+  std::vector<std::uint32_t> pending_;       // per bucket: gradients not yet ready this step
+  std::int64_t next_release_ = -1;           // the next bucket to hand to the thread
+  std::int64_t released_ = 0, reduced_ = 0;  // buckets this step
+
+  std::mutex mutex_;
+  std::condition_variable work_, done_;
+  std::vector<std::uint32_t> queue_;  // released buckets, in order
+  std::exception_ptr failure_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace parity::trainer
