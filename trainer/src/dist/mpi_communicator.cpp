@@ -98,7 +98,7 @@ class MpiCommunicator final : public Communicator {
     return value != 0;
   }
 
-  [[noreturn]] void abort(int exit_code) override {
+  void abort(int exit_code) override {
     MPI_Abort(MPI_COMM_WORLD, exit_code);
     std::_Exit(exit_code);
   }

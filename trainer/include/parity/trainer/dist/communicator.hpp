@@ -25,7 +25,7 @@ class Communicator {
   virtual bool any(bool flag) = 0;
   // Ends the group so that the others stop too; for a rank that failed while
   // the others may be waiting in a collective. Does not return.
-  [[noreturn]] virtual void abort(int exit_code) = 0;
+  virtual void abort(int exit_code) = 0;
 };
 
 }  // namespace parity::trainer

@@ -1,0 +1,118 @@
+// `mpirun -np 2 parity-train train`, end to end: the ranks write one trace
+// each, every gradient bucket of every step is a collective row on every
+// rank with the parameter range the split asks for, and a rank that fails
+// stops the whole run with exit code 2 instead of leaving the others waiting.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <set>
+#include <tuple>
+
+#include "parity/profiler/trace_reader.hpp"
+#include "process.hpp"
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+namespace sql = parity::profiler::sql;
+using parity::profiler::TraceReader;
+
+namespace {
+
+constexpr std::int64_t kSteps = 3;
+
+fs::path write_config(const fs::path& folder, const std::string& extra = "") {
+  const fs::path path = folder / "run.yaml";
+  std::ofstream out(path);
+  out << "net_name: resnet18\nclass_num: 4\ndataset: synthetic\nsynthetic_size: 64\n"
+         "train_image_size: 16\nbatch_size: 8\nepoch_size: 1\nthreads: 1\nnum_workers: 1\n"
+         "save_checkpoint: false\ndeterministic: true\n"
+      << extra;
+  return path;
+}
+
+// mpiexec with the environment of the other MPI tests (see CMakeLists.txt).
+ProcessResult mpirun(int ranks, std::vector<std::string> train_args) {
+  std::vector<std::string> argv{"/usr/bin/env"};
+  for (const char* variable : {PARITY_MPI_TEST_ENVIRONMENT}) argv.emplace_back(variable);
+  for (const char* word : {PARITY_MPIEXEC, "-n", ""}) argv.emplace_back(word);
+  argv.back() = std::to_string(ranks);
+  argv.emplace_back(PARITY_TRAIN);
+  argv.insert(argv.end(), train_args.begin(), train_args.end());
+  return run_process(argv);
+}
+
+}  // namespace
+
+TEST_CASE("a 2-rank traced run has every gradient bucket of every step on every rank", "[e2e]") {
+  TempDir dir;
+  const auto run = mpirun(2, {"train", "--config", write_config(dir.path()).string(), "--max-steps",
+                              std::to_string(kSteps), "--trace", (dir / "run.db").string(), "--set",
+                              "allreduce_split=index:[20,40]", "--log-every", "1"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // Only rank 0 logs: one line per step, once.
+  CHECK_THAT(run.out, Catch::Contains("data parallel: Open MPI"));
+  CHECK_THAT(run.out, Catch::Contains("3 gradient buckets (index:[20,40,61])"));
+  CHECK(std::count(run.out.begin(), run.out.end(), '\n') < 12);
+
+  using Row = std::tuple<std::int64_t, std::int64_t, std::int64_t,
+                         std::int64_t>;  // step, bucket, first, last
+  std::set<Row> expected;
+  for (std::int64_t step = 0; step < kSteps; ++step)
+    for (const auto& [bucket, first, last] : {std::tuple{0, 0, 20}, {1, 21, 40}, {2, 41, 61}})
+      expected.insert({step, bucket, first, last});
+  for (int rank = 0; rank < 2; ++rank) {
+    const fs::path path = dir / ("run.rank" + std::to_string(rank) + ".db");
+    INFO(path.string());
+    REQUIRE(fs::exists(path));
+    TraceReader trace(path);
+    CHECK(trace.meta_value("rank").value_or("") == std::to_string(rank));
+    CHECK(trace.meta_value("world_size").value_or("") == "2");
+    CHECK(trace.meta_value("trainer.allreduce_split").value_or("") == "index:[20,40]");
+    CHECK(trace.meta_value("complete").value_or("") == "1");
+    std::set<Row> rows;
+    sql::Statement query(
+        trace.db(),
+        "SELECT step, bucket, first_param, last_param, bytes, dur_ns, rank FROM collective");
+    while (query.step()) {
+      rows.insert(
+          {query.column_int(0), query.column_int(1), query.column_int(2), query.column_int(3)});
+      CHECK(query.column_int(4) > 0);
+      CHECK(query.column_int(5) > 0);
+      CHECK(query.column_int(6) == rank);
+    }
+    CHECK(rows == expected);
+    CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM collective") == 3 * kSteps);
+    // Every parameter's gradient-ready time in every step (ResNet-18: 62).
+    CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM grad_ready") == 62 * kSteps);
+    CHECK(sql::query_int(trace.db(),
+                         "SELECT count(*) FROM range r JOIN string s ON s.id = r.name_id "
+                         "WHERE s.text = 'allreduce_wait' AND r.category = 2") == kSteps);
+  }
+}
+
+TEST_CASE("a rank that fails stops every rank with exit code 2", "[e2e]") {
+  TempDir dir;
+  const std::string config = write_config(dir.path()).string();
+  SECTION("only rank 1 fails: its trace file is already there") {
+    std::ofstream(dir / "run.rank1.db") << "in the way";
+    const auto run = mpirun(2, {"train", "--config", config, "--max-steps", "50", "--trace",
+                                (dir / "run.db").string()});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 2);
+    CHECK_THAT(run.err, Catch::Contains("rank 1: error"));
+    CHECK_THAT(run.err, Catch::Contains("run.rank1.db"));
+  }
+  SECTION("a split that names a parameter the model lacks") {
+    const auto run =
+        mpirun(2, {"train", "--config", config, "--set", "allreduce_split=index:[85,160]"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 2);
+    CHECK_THAT(run.err, Catch::Contains("the model has 62 parameters"));
+  }
+  SECTION("skip_corrupt, which would let ranks take different steps") {
+    const auto run = mpirun(2, {"train", "--config", config, "--set", "skip_corrupt=true"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 2);
+    CHECK_THAT(run.err, Catch::Contains("skip_corrupt cannot be used with several ranks"));
+  }
+}
