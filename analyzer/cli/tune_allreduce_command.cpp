@@ -1,0 +1,64 @@
+// `parity tune-allreduce RUN.db...`: the gradient-bucket split that minimises
+// exposed AllReduce communication, predicted from a traced data-parallel run
+// (docs/tune-allreduce.md).
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "commands.hpp"
+#include "parity/analyzer/tune/tune_report.hpp"
+#include "progress.hpp"
+
+namespace parity::cli {
+
+void add_tune_allreduce_command(CLI::App& app, Run& run) {
+  struct Options {
+    std::vector<std::string> traces;
+    std::optional<std::int64_t> ranks;
+    std::string link = "measured", format = "text";
+    bool simulate = false;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* command = app.add_subcommand(
+      "tune-allreduce",
+      "Find the gradient-bucket split that minimises exposed AllReduce communication, from the "
+      "traces of a data-parallel run (one database per rank): gradient-ready times, a cost per "
+      "message size measured from the traced AllReduces, an exact optimum compared with "
+      "MG-WFBP's greedy merge, DDP's default and the seeds' split, each with its predicted step "
+      "time; the answer as parity-train's allreduce_split, MindSpore's all_reduce_fusion_config "
+      "and DDP bucket sizes. Exit code 0, or 2 when it could not run");
+  command->add_option("traces", options->traces, "Trace databases of one run, one per rank")
+      ->required();
+  command->add_option("--ranks", options->ranks,
+                      "Predict for this many ranks (default: the traced world size)");
+  command->add_option("--link", options->link,
+                      "AllReduce cost: measured (the trace's own, default), or the preset "
+                      "nvlink, ib or ethernet");
+  command->add_flag("--simulate", options->simulate,
+                    "Also project the optimum's gain over DDP's default to 8..1024 ranks under "
+                    "the ring and tree models");
+  command->add_option("--format", options->format, "text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  command->callback([&run, options] {
+    run = [options] {
+      analyzer::TuneOptions tune;
+      tune.link = analyzer::parse_link(options->link);
+      tune.ranks = options->ranks;
+      tune.simulate = options->simulate;
+      analyzer::TuneInput input;
+      {
+        ProgressLine progress("reading traces");
+        input = analyzer::load_tune_input({options->traces.begin(), options->traces.end()},
+                                          [&progress](double done) { progress.update(done); });
+      }
+      const analyzer::TuneResult result = analyzer::tune_allreduce(std::move(input), tune);
+      if (options->format == "json")
+        std::cout << analyzer::tune_json(result).dump(2) << '\n';
+      else
+        analyzer::write_tune_text(result, std::cout);
+      return 0;
+    };
+  });
+}
+
+}  // namespace parity::cli

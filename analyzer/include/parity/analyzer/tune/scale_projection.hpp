@@ -1,0 +1,29 @@
+// The tuner's projection to larger clusters (`--simulate`): the same
+// gradient-ready times at 8, 16, ..., 1024 ranks, under the ring and the tree
+// model, comparing DDP's default buckets (mb:25) with the optimum found at
+// each size.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "parity/analyzer/tune/cost_model.hpp"
+
+namespace parity::analyzer {
+
+struct ScalePoint {
+  std::int64_t ranks = 0;
+  AllreduceAlgorithm algorithm = AllreduceAlgorithm::kRing;
+  double ddp_exposed_ns = 0, optimum_exposed_ns = 0;
+  std::vector<GradientBucket> optimum;
+  double gain_ns() const { return ddp_exposed_ns - optimum_exposed_ns; }
+};
+
+inline constexpr const char* kDdpDefaultSplit = "mb:25";  // bucket_cap_mb=25
+inline constexpr std::int64_t kProjectionFirstRanks = 8, kProjectionLastRanks = 1024;
+
+// By rank count, ring before tree.
+std::vector<ScalePoint> project_scaling(const GradientProfile& profile, const CostModel& cost);
+
+}  // namespace parity::analyzer

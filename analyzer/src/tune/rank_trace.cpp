@@ -1,0 +1,135 @@
+#include "parity/analyzer/tune/rank_trace.hpp"
+
+#include <charconv>
+
+#include "parity/core/error.hpp"
+#include "parity/profiler/trace_reader.hpp"
+
+namespace parity::analyzer {
+namespace {
+
+using profiler::TraceReader;
+using profiler::sql::Statement;
+
+constexpr std::int64_t kStepCategory = 1, kPhaseCategory = 2, kAllreduceOp = 1;
+
+std::int64_t meta_int(const TraceReader& reader, const std::string& key, std::int64_t fallback) {
+  const std::optional<std::string> text = reader.meta_value(key);
+  if (!text || text->empty()) return fallback;
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (error != std::errc() || end != text->data() + text->size() || value < 0)
+    throw Error("meta." + key + " is not a non-negative integer: '" + *text + "'",
+                reader.path().string(), "the trace is damaged; record the run again");
+  return value;
+}
+
+// Each step's duration, and its backward and allreduce_wait phases: the phase
+// ranges that lie inside a step range of their own track.
+void load_steps(TraceReader& reader, RankTrace& trace) {
+  Statement rows(reader.db(),
+                 "SELECT track_id, start_ns, dur_ns, name_id, category, arg FROM range "
+                 "WHERE category IN (1, 2) ORDER BY track_id, start_ns, id");
+  std::int64_t track = -1, step = -1, step_end = -1;
+  while (rows.step()) {
+    const std::int64_t start = rows.column_int(1), dur = rows.column_int(2);
+    if (rows.column_int(0) != track) {
+      track = rows.column_int(0);
+      step = step_end = -1;
+    }
+    if (rows.column_int(4) == kStepCategory) {
+      if (rows.column_is_null(5)) continue;
+      step = rows.column_int(5);
+      step_end = start + dur;
+      trace.steps[step].step_ns = dur;
+      continue;
+    }
+    if (rows.column_int(4) != kPhaseCategory || step < 0 || start + dur > step_end) continue;
+    const std::string& name = reader.string(static_cast<profiler::NameId>(rows.column_int(3)));
+    RankStep& timing = trace.steps[step];
+    if (name == "backward" && !timing.backward_start_ns) {
+      timing.backward_start_ns = start;
+      timing.backward_end_ns = start + dur;
+    }
+    if (name == "allreduce_wait")
+      timing.allreduce_wait_ns = timing.allreduce_wait_ns.value_or(0) + dur;
+  }
+}
+
+void load_ready(TraceReader& reader, RankTrace& trace) {
+  Statement rows(reader.db(),
+                 "SELECT step, param_idx, ts_ns, bytes FROM grad_ready "
+                 "ORDER BY step, param_idx, ts_ns");
+  const auto params = static_cast<std::int64_t>(trace.param_names.size());
+  while (rows.step()) {
+    const GradientReady row{rows.column_int(0), rows.column_int(1), rows.column_int(2),
+                            rows.column_int(3)};
+    if (row.param < 0 || row.param >= params || row.bytes < 0)
+      throw Error("corrupt grad_ready row: parameter " + std::to_string(row.param) + ", " +
+                      std::to_string(row.bytes) + " bytes, but the model has " +
+                      std::to_string(params) + " parameters",
+                  trace.path + ": grad_ready of step " + std::to_string(row.step),
+                  "the trace is damaged; record the run again");
+    // A gradient accumulated twice in a step is ready the second time.
+    if (!trace.ready.empty() && trace.ready.back().step == row.step &&
+        trace.ready.back().param == row.param)
+      trace.ready.back() = row;
+    else
+      trace.ready.push_back(row);
+  }
+}
+
+void load_allreduces(TraceReader& reader, RankTrace& trace) {
+  Statement rows(reader.db(),
+                 "SELECT step, first_param, last_param, bytes, dur_ns FROM collective "
+                 "WHERE op = " +
+                     std::to_string(kAllreduceOp) + " ORDER BY step, first_param");
+  const auto params = static_cast<std::int64_t>(trace.param_names.size());
+  while (rows.step()) {
+    const std::int64_t first = rows.column_int(1), last = rows.column_int(2);
+    if (first < 0 || last < first || last >= params || rows.column_int(3) < 0)
+      throw Error("corrupt collective row: parameters " + std::to_string(first) + ".." +
+                      std::to_string(last) + " of a model with " + std::to_string(params),
+                  trace.path + ": collective of step " + std::to_string(rows.column_int(0)),
+                  "the trace is damaged; record the run again");
+    trace.allreduces.push_back(
+        {rows.column_int(0),
+         {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(last)},
+         rows.column_int(3),
+         std::max<std::int64_t>(0, rows.column_int(4))});
+  }
+}
+
+}  // namespace
+
+RankTrace load_rank_trace(const std::filesystem::path& path) {
+  TraceReader reader(path);
+  RankTrace trace;
+  trace.path = path.string();
+  trace.rank = meta_int(reader, "rank", 0);
+  trace.world_size = meta_int(reader, "world_size", 1);
+  trace.split = reader.meta_value("trainer.allreduce_split");
+  for (const profiler::ParameterRow& row : reader.parameters()) {
+    if (row.index != static_cast<std::int64_t>(trace.param_names.size()))
+      throw Error("the parameter indices are not 0, 1, 2, ...: index " + std::to_string(row.index) +
+                      " follows " + std::to_string(trace.param_names.size()) + " rows",
+                  trace.path + ": parameter '" + row.name + "'",
+                  "the trace is damaged; record the run again");
+    trace.param_names.push_back(row.name);
+  }
+  if (trace.param_names.empty())
+    throw Error("the trace lists no parameters (table parameter is empty)", trace.path,
+                kRecordHint);
+  load_ready(reader, trace);
+  if (trace.ready.empty())
+    throw Error("the trace has no gradient-ready times (table grad_ready is empty)", trace.path,
+                kRecordHint);
+  load_allreduces(reader, trace);
+  if (trace.allreduces.empty())
+    throw Error("the trace has no AllReduce of a gradient bucket (table collective)", trace.path,
+                kRecordHint + std::string(" (a run of one process reduces nothing)"));
+  load_steps(reader, trace);
+  return trace;
+}
+
+}  // namespace parity::analyzer

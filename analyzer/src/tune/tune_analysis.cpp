@@ -1,0 +1,120 @@
+#include "parity/analyzer/tune/tune_analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "parity/analyzer/profile/units.hpp"
+#include "parity/analyzer/tune/split_optimizer.hpp"
+#include "parity/core/error.hpp"
+
+namespace parity::analyzer {
+namespace {
+
+// The seeds' ResNet-50 split (all_reduce_fusion_config=[85, 160]), for models
+// with at least 161 parameters.
+constexpr const char* kSeedsSplit = "index:[85,160]";
+constexpr std::size_t kSeedsParameters = 161;
+
+CostModel make_cost_model(const TuneInput& input, Link link) {
+  if (link != Link::kMeasured) return CostModel::preset(link);
+  const std::string where = input.paths.front() + (input.paths.size() > 1 ? " ..." : "");
+  if (input.world_size < 2)
+    throw Error("the trace's world size is " + std::to_string(input.world_size) +
+                    ": its AllReduce times say nothing about a link",
+                where, "record with several ranks, or pass --link nvlink, ib or ethernet");
+  return CostModel::measured(CostTable(input.samples, where), input.world_size);
+}
+
+// Buckets of sizes the table did not measure cost what its line says: say so.
+void note_extrapolation(const SplitPrediction& optimum, const CostModel& cost,
+                        std::vector<std::string>& notes) {
+  if (!cost.table()) return;
+  const auto& entries = cost.table()->entries();
+  double smallest = INFINITY, largest = 0;
+  for (const BucketTiming& bucket : optimum.schedule.buckets) {
+    smallest = std::min(smallest, double(bucket.bytes));
+    largest = std::max(largest, double(bucket.bytes));
+  }
+  if (smallest >= entries.front().bytes && largest <= entries.back().bytes) return;
+  notes.push_back("the optimum has buckets of " + format_bytes(smallest) + " to " +
+                  format_bytes(largest) + ", outside the measured message sizes (" +
+                  format_bytes(entries.front().bytes) + " to " +
+                  format_bytes(entries.back().bytes) +
+                  "): their cost is extrapolated along the fitted line; record a run with the "
+                  "proposed split (or with allreduce_split=none) to measure them");
+}
+
+std::vector<GradientBucket> buckets_of(const std::string& split, const GradientProfile& profile) {
+  return AllreduceSplit::parse(split, split).buckets(profile.bytes, split);
+}
+
+}  // namespace
+
+std::vector<GradientBucket> SplitPrediction::buckets() const {
+  std::vector<GradientBucket> buckets;
+  for (const BucketTiming& timing : schedule.buckets) buckets.push_back(timing.bucket);
+  return buckets;
+}
+
+std::vector<double> SplitPrediction::bucket_mib() const {
+  std::vector<double> sizes;
+  for (auto it = schedule.buckets.rbegin(); it != schedule.buckets.rend(); ++it)
+    sizes.push_back(static_cast<double>(it->bytes) / double(1 << 20));
+  return sizes;
+}
+
+const SplitPrediction& TuneResult::split(std::string_view name) const {
+  for (const SplitPrediction& prediction : splits)
+    if (prediction.name == name) return prediction;
+  throw Error("no prediction named '" + std::string(name) + "'", "tune-allreduce");
+}
+
+std::optional<double> TuneResult::prediction_error_percent() const {
+  const std::optional<double>& measured = input.allreduce_wait_ns;
+  if (!measured || *measured <= 0) return std::nullopt;
+  return (current_wait_at_traced_ns - *measured) / *measured * 100.0;
+}
+
+TuneResult tune_allreduce(TuneInput input, const TuneOptions& options) {
+  const std::int64_t ranks = options.ranks.value_or(input.world_size);
+  if (ranks < 1)
+    throw Error("--ranks must be at least 1, got " + std::to_string(ranks), "--ranks",
+                "pass the number of data-parallel ranks to predict for, e.g. --ranks 8");
+  CostModel cost_model = make_cost_model(input, options.link);
+  TuneResult result;
+  result.input = std::move(input);
+  result.cost = std::move(cost_model);
+  result.ranks = ranks;
+  const GradientProfile& profile = result.input.profile;
+  const CostFunction cost = result.cost.at(AllreduceAlgorithm::kRing, ranks);
+  const auto wait = [&](const Schedule& schedule) {
+    return std::max(0.0, schedule.exposed_ns - result.input.backward_tail_ns);
+  };
+  result.current_wait_at_traced_ns =
+      wait(simulate_schedule(profile, result.input.traced_buckets,
+                             result.cost.at(AllreduceAlgorithm::kRing, result.input.world_size)));
+  const double measured_wait =
+      result.input.allreduce_wait_ns.value_or(result.current_wait_at_traced_ns);
+  const auto add = [&](std::string name, std::string split,
+                       const std::vector<GradientBucket>& buckets) {
+    Schedule schedule = simulate_schedule(profile, buckets, cost);
+    const double predicted_wait = wait(schedule);
+    result.splits.push_back({std::move(name), std::move(split), std::move(schedule), predicted_wait,
+                             result.input.step_ns - measured_wait + predicted_wait});
+  };
+  add("current", result.input.traced_split, result.input.traced_buckets);
+  for (const auto& [name, split] :
+       {std::pair{"none", "none"}, std::pair{"one", "one"}, std::pair{"ddp", kDdpDefaultSplit}})
+    add(name, split, buckets_of(split, profile));
+  if (profile.ready_ns.size() >= kSeedsParameters)
+    add("seeds", kSeedsSplit, buckets_of(kSeedsSplit, profile));
+  const std::vector<GradientBucket> greedy = mg_wfbp_split(profile, cost);
+  add("mg-wfbp", end_index_text(greedy), greedy);
+  const std::vector<GradientBucket> optimum = optimal_split(profile, cost);
+  add("optimum", end_index_text(optimum), optimum);
+  note_extrapolation(result.splits.back(), result.cost, result.input.notes);
+  if (options.simulate) result.projection = project_scaling(profile, result.cost);
+  return result;
+}
+
+}  // namespace parity::analyzer

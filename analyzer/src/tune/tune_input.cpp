@@ -1,0 +1,233 @@
+#include "parity/analyzer/tune/tune_input.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "parity/analyzer/profile/distribution.hpp"
+#include "parity/core/error.hpp"
+
+namespace parity::analyzer {
+namespace {
+
+constexpr std::int64_t kMissing = std::numeric_limits<std::int64_t>::min();
+
+// One rank's steps that can be used: every parameter's ready time (ns after
+// that step's backward start) and the step's AllReduces.
+struct RankSteps {
+  std::map<std::int64_t, std::vector<std::int64_t>> ready;  // step -> offset per parameter
+  std::map<std::int64_t, std::vector<const BucketAllreduce*>> allreduces;
+};
+
+RankSteps complete_steps(const RankTrace& trace) {
+  RankSteps steps;
+  const std::size_t params = trace.param_names.size();
+  for (const GradientReady& row : trace.ready) {
+    const auto step = trace.steps.find(row.step);
+    if (step == trace.steps.end() || !step->second.backward_start_ns) continue;
+    auto& offsets = steps.ready[row.step];
+    offsets.resize(params, kMissing);
+    offsets[static_cast<std::size_t>(row.param)] = row.ts_ns - *step->second.backward_start_ns;
+  }
+  std::erase_if(steps.ready, [](const auto& step) {
+    return std::find(step.second.begin(), step.second.end(), kMissing) != step.second.end();
+  });
+  for (const BucketAllreduce& row : trace.allreduces) steps.allreduces[row.step].push_back(&row);
+  return steps;
+}
+
+void check_ranks_belong_together(const std::vector<RankTrace>& ranks) {
+  const RankTrace& first = ranks.front();
+  for (std::size_t i = 1; i < ranks.size(); ++i) {
+    const RankTrace& other = ranks[i];
+    if (other.rank == ranks[i - 1].rank)
+      throw Error("two traces are rank " + std::to_string(other.rank),
+                  ranks[i - 1].path + " and " + other.path,
+                  "pass each rank's trace of one run once (RUN.rank0.db, RUN.rank1.db, ...)");
+    if (other.param_names.size() != first.param_names.size())
+      throw Error("the traces have different parameter counts (" +
+                      std::to_string(first.param_names.size()) + " and " +
+                      std::to_string(other.param_names.size()) + ")",
+                  first.path + " and " + other.path,
+                  "pass the traces of one run, every rank's once");
+    if (other.world_size != first.world_size)
+      throw Error("the traces have different world sizes (" + std::to_string(first.world_size) +
+                      " and " + std::to_string(other.world_size) + ")",
+                  first.path + " and " + other.path,
+                  "pass the traces of one run, every rank's once");
+  }
+}
+
+// The steps complete on every rank, in order.
+std::vector<std::int64_t> common_steps(const std::vector<RankSteps>& ranks) {
+  std::vector<std::int64_t> steps;
+  for (const auto& [step, offsets] : ranks.front().ready) {
+    const bool everywhere = std::all_of(ranks.begin(), ranks.end(), [step](const RankSteps& rank) {
+      return rank.ready.contains(step) && rank.allreduces.contains(step);
+    });
+    if (everywhere) steps.push_back(step);
+  }
+  return steps;
+}
+
+double median(std::vector<double> values) { return distribution_of(values).median_ns; }
+
+GradientProfile ready_profile(const std::vector<RankTrace>& traces,
+                              const std::vector<RankSteps>& ranks,
+                              const std::vector<std::int64_t>& steps) {
+  const std::size_t params = traces.front().param_names.size();
+  GradientProfile profile;
+  profile.bytes.assign(params, 0);
+  for (const GradientReady& row : traces.front().ready)
+    if (row.step == steps.front()) profile.bytes[static_cast<std::size_t>(row.param)] = row.bytes;
+  for (std::size_t param = 0; param < params; ++param) {
+    std::vector<double> latest;
+    for (const std::int64_t step : steps) {
+      std::int64_t value = kMissing;
+      for (const RankSteps& rank : ranks) value = std::max(value, rank.ready.at(step)[param]);
+      latest.push_back(static_cast<double>(value));
+    }
+    profile.ready_ns.push_back(median(std::move(latest)));
+  }
+  return profile;
+}
+
+std::vector<GradientBucket> traced_buckets(const RankTrace& trace, const RankSteps& steps,
+                                           std::int64_t step) {
+  std::vector<GradientBucket> buckets;
+  for (const BucketAllreduce* row : steps.allreduces.at(step)) buckets.push_back(row->bucket);
+  std::uint32_t next = 0;
+  for (const GradientBucket& bucket : buckets) {
+    if (bucket.first != next)
+      throw Error(
+          "the AllReduce buckets do not cover the parameters one after another: a bucket "
+          "starts at parameter " +
+              std::to_string(bucket.first) + " where " + std::to_string(next) + " was expected",
+          trace.path + ": collective of step " + std::to_string(step),
+          "the trainer must reduce every gradient in contiguous buckets; record again");
+    next = bucket.last + 1;
+  }
+  if (next != trace.param_names.size())
+    throw Error("the AllReduce buckets end at parameter " + std::to_string(next) +
+                    ", but the model has " + std::to_string(trace.param_names.size()),
+                trace.path + ": collective of step " + std::to_string(step),
+                "the trainer must reduce every gradient; record again");
+  return buckets;
+}
+
+// Per step and bucket the shortest duration across ranks, when every rank has it.
+std::vector<AllreduceSample> cost_samples(const std::vector<RankSteps>& ranks,
+                                          const std::vector<std::int64_t>& steps) {
+  std::vector<AllreduceSample> samples;
+  for (const std::int64_t step : steps) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<AllreduceSample, std::size_t>>
+        buckets;
+    for (const RankSteps& rank : ranks)
+      for (const BucketAllreduce* row : rank.allreduces.at(step)) {
+        auto [it, added] = buckets.try_emplace(
+            {row->bucket.first, row->bucket.last},
+            AllreduceSample{static_cast<std::uint64_t>(row->bytes), double(row->dur_ns)}, 0);
+        it->second.first.ns = std::min(it->second.first.ns, double(row->dur_ns));
+        ++it->second.second;
+      }
+    for (const auto& [bucket, sample] : buckets)
+      if (sample.second == ranks.size()) samples.push_back(sample.first);
+  }
+  return samples;
+}
+
+void measured_times(const std::vector<RankTrace>& traces, const std::vector<RankSteps>& ranks,
+                    TuneInput& input) {
+  std::vector<double> step_times, waits, tails;
+  for (const std::int64_t step : input.steps) {
+    double slowest = 0, least_wait = std::numeric_limits<double>::infinity();
+    std::int64_t backward_end = 0, last_ready = 0;
+    bool every_rank_waited = true;
+    for (std::size_t r = 0; r < traces.size(); ++r) {
+      const RankStep& timing = traces[r].steps.at(step);
+      slowest = std::max(slowest, double(timing.step_ns));
+      every_rank_waited = every_rank_waited && timing.allreduce_wait_ns.has_value();
+      least_wait = std::min(least_wait, double(timing.allreduce_wait_ns.value_or(0)));
+      backward_end = std::max(backward_end, *timing.backward_end_ns - *timing.backward_start_ns);
+      const std::vector<std::int64_t>& offsets = ranks[r].ready.at(step);
+      last_ready = std::max(last_ready, *std::max_element(offsets.begin(), offsets.end()));
+    }
+    step_times.push_back(slowest);
+    tails.push_back(double(std::max<std::int64_t>(0, backward_end - last_ready)));
+    if (every_rank_waited) waits.push_back(least_wait);
+  }
+  input.step_ns = median(std::move(step_times));
+  input.backward_tail_ns = median(std::move(tails));
+  if (!waits.empty())
+    input.allreduce_wait_ns = median(std::move(waits));
+  else
+    input.notes.push_back(
+        "the traces have no allreduce_wait phase: the communication the steps waited for is "
+        "unknown, and step times are predicted from the current split's predicted wait");
+}
+
+void check_split_meta(const RankTrace& trace, TuneInput& input) {
+  if (!trace.split) {
+    input.traced_split = end_index_text(input.traced_buckets);
+    return;
+  }
+  input.traced_split = *trace.split;
+  const std::string where = trace.path + ": meta trainer.allreduce_split";
+  const std::vector<GradientBucket> expected =
+      AllreduceSplit::parse(*trace.split, where).buckets(input.profile.bytes, where);
+  if (expected != input.traced_buckets)
+    input.notes.push_back("meta trainer.allreduce_split is " + *trace.split + ", which gives " +
+                          end_index_text(expected) + ", but the traced AllReduces used " +
+                          end_index_text(input.traced_buckets) + ": the traced buckets are used");
+}
+
+}  // namespace
+
+TuneInput combine_ranks(std::vector<RankTrace> traces) {
+  if (traces.empty())
+    throw Error("no trace given", "parity tune-allreduce", "pass one .db file per rank of the run");
+  std::sort(traces.begin(), traces.end(),
+            [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
+  check_ranks_belong_together(traces);
+  TuneInput input;
+  input.world_size = traces.front().world_size;
+  input.param_names = traces.front().param_names;
+  for (const RankTrace& trace : traces) input.paths.push_back(trace.path);
+  if (static_cast<std::int64_t>(traces.size()) < input.world_size)
+    input.notes.push_back(
+        "only " + std::to_string(traces.size()) + " of the " + std::to_string(input.world_size) +
+        " ranks' traces were given: ready times and AllReduce costs come from those alone (a "
+        "rank's AllReduce may include waiting for the others)");
+
+  std::vector<RankSteps> ranks;
+  for (const RankTrace& trace : traces) ranks.push_back(complete_steps(trace));
+  input.steps = common_steps(ranks);
+  if (input.steps.empty())
+    throw Error(
+        "no step has a backward phase, every parameter's gradient-ready time and its "
+        "AllReduces on every rank",
+        input.paths.front() + (traces.size() > 1 ? " and the other ranks' traces" : ""),
+        kRecordHint);
+  if (input.steps.size() > 2) {
+    input.warm_up_step = input.steps.front();
+    input.steps.erase(input.steps.begin());
+  }
+  input.profile = ready_profile(traces, ranks, input.steps);
+  input.traced_buckets = traced_buckets(traces.front(), ranks.front(), input.steps.front());
+  input.samples = cost_samples(ranks, input.steps);
+  measured_times(traces, ranks, input);
+  check_split_meta(traces.front(), input);
+  return input;
+}
+
+TuneInput load_tune_input(const std::vector<std::filesystem::path>& paths,
+                          const std::function<void(double)>& progress) {
+  std::vector<RankTrace> traces;
+  for (const std::filesystem::path& path : paths) {
+    traces.push_back(load_rank_trace(path));
+    if (progress) progress(double(traces.size()) / double(paths.size()));
+  }
+  return combine_ranks(std::move(traces));
+}
+
+}  // namespace parity::analyzer

@@ -1,0 +1,95 @@
+#include <optional>
+
+#include "parity/analyzer/report_format.hpp"
+#include "parity/analyzer/tune/tune_report.hpp"
+
+namespace parity::analyzer {
+namespace {
+
+using nlohmann::json;
+
+json optional_number(const std::optional<double>& value) {
+  return value ? json_number(*value) : json(nullptr);
+}
+
+json split_json(const SplitPrediction& prediction) {
+  const std::vector<GradientBucket> buckets = prediction.buckets();
+  return {{"name", prediction.name},
+          {"split", prediction.split},
+          {"buckets", buckets.size()},
+          {"exposed_ns", json_number(prediction.schedule.exposed_ns)},
+          {"wait_ns", json_number(prediction.wait_ns)},
+          {"step_ns", json_number(prediction.step_ns)},
+          {"index", end_index_text(buckets)},
+          {"split_points", split_point_text(buckets)},
+          {"bucket_mib", prediction.bucket_mib()},
+          {"set", "allreduce_split=" + end_index_text(buckets)}};
+}
+
+json link_json(const CostModel& cost) {
+  json link = {{"name", link_name(cost.link())},
+               {"algorithm", algorithm_name(AllreduceAlgorithm::kRing)},
+               {"alpha_ns", json_number(cost.params().alpha_ns)},
+               {"beta_ns_per_byte", json_number(cost.params().beta_ns_per_byte)}};
+  if (!cost.table()) {
+    link["description"] = preset_description(cost.link());
+    return link;
+  }
+  link["traced_ranks"] = cost.traced_ranks();
+  json& table = link["cost_table"] = json::array();
+  for (const CostTable::Entry& entry : cost.table()->entries())
+    table.push_back(
+        {{"bytes", entry.bytes}, {"ns", json_number(entry.ns)}, {"samples", entry.samples}});
+  link["cost_line"] = {{"intercept_ns", json_number(cost.table()->line().intercept_ns)},
+                       {"slope_ns_per_byte", json_number(cost.table()->line().slope_ns_per_byte)}};
+  return link;
+}
+
+}  // namespace
+
+json tune_json(const TuneResult& result) {
+  const TuneInput& input = result.input;
+  json gradients = json::array();
+  for (std::size_t i = 0; i < input.param_names.size(); ++i)
+    gradients.push_back({{"index", i},
+                         {"name", input.param_names[i]},
+                         {"bytes", input.profile.bytes[i]},
+                         {"ready_ns", json_number(input.profile.ready_ns[i])}});
+  json splits = json::array();
+  for (const SplitPrediction& prediction : result.splits) splits.push_back(split_json(prediction));
+  json projection = json::array();
+  for (const ScalePoint& point : result.projection)
+    projection.push_back(
+        {{"ranks", point.ranks},
+         {"algorithm", algorithm_name(point.algorithm)},
+         {"ddp_exposed_ns", json_number(point.ddp_exposed_ns)},
+         {"optimum_exposed_ns", json_number(point.optimum_exposed_ns)},
+         {"gain_ns", json_number(point.gain_ns())},
+         {"gain_percent", point.ddp_exposed_ns > 0
+                              ? json_number(point.gain_ns() / point.ddp_exposed_ns * 100.0)
+                              : json(nullptr)},
+         {"optimum_buckets", point.optimum.size()},
+         {"optimum_split", end_index_text(point.optimum)}});
+  return {{"traces", input.paths},
+          {"world_size", input.world_size},
+          {"ranks", result.ranks},
+          {"parameters", input.param_names.size()},
+          {"gradient_bytes", input.profile.total_bytes()},
+          {"steps", input.steps},
+          {"warm_up_step", input.warm_up_step ? json(*input.warm_up_step) : json(nullptr)},
+          {"link", link_json(result.cost)},
+          {"measured",
+           {{"split", input.traced_split},
+            {"step_ns", json_number(input.step_ns)},
+            {"allreduce_wait_ns", optional_number(input.allreduce_wait_ns)},
+            {"backward_tail_ns", json_number(input.backward_tail_ns)},
+            {"predicted_wait_ns", json_number(result.current_wait_at_traced_ns)},
+            {"error_percent", optional_number(result.prediction_error_percent())}}},
+          {"splits", splits},
+          {"optimum", split_json(result.split("optimum"))},
+          {"projection", projection},
+          {"gradients", gradients},
+          {"notes", input.notes}};
+}
+
+}  // namespace parity::analyzer
