@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "parity/trainer/config/train_config.hpp"
 
+#include <catch2/catch.hpp>
 #include <fstream>
 
 #include "parity/core/error.hpp"
-#include "parity/trainer/config/train_config.hpp"
 #include "temp_dir.hpp"
 
 using namespace parity::trainer;
@@ -19,8 +19,9 @@ fs::path write_config(const TempDir& dir, const std::string& text) {
 
 TEST_CASE("a config file sets the model_zoo keys, --set overrides them", "[unit]") {
   TempDir dir;
-  const auto path = write_config(dir, "net_name: resnet18\nbatch_size: 64\nlr_max: 0.256\n"
-                                      "use_label_smooth: false\nweight_decay: 3.0517578125e-05\n");
+  const auto path = write_config(dir,
+                                 "net_name: resnet18\nbatch_size: 64\nlr_max: 0.256\n"
+                                 "use_label_smooth: false\nweight_decay: 3.0517578125e-05\n");
   const TrainConfig config = load_train_config(path, {"batch_size=32", "lr_decay_mode=steps"});
   CHECK(config.net_name == "resnet18");
   CHECK(config.batch_size == 32);
@@ -33,21 +34,24 @@ TEST_CASE("a config file sets the model_zoo keys, --set overrides them", "[unit]
 
 TEST_CASE("to_yaml writes every key and reads back to the same config", "[unit]") {
   TempDir dir;
-  TrainConfig config = load_train_config({}, {"net_name=resnet101", "momentum=0.875", "eval_data_path=",
-                                              "checkpoint_path=out dir/ckpt", "deterministic=true"});
+  TrainConfig config = load_train_config(
+      {}, {"net_name=resnet101", "momentum=0.875",
+           "eval_data_path=", "checkpoint_path=out dir/ckpt", "deterministic=true"});
   const std::string yaml = to_yaml(config);
   const TrainConfig again = load_train_config(write_config(dir, yaml));
   CHECK(to_yaml(again) == yaml);
   CHECK(again.checkpoint_path == "out dir/ckpt");
   CHECK(again.deterministic);
-  CHECK_THAT(describe_config_keys(), Catch::Contains("label_smooth_convention (a string, default pytorch)"));
+  CHECK_THAT(describe_config_keys(),
+             Catch::Contains("label_smooth_convention (a string, default pytorch)"));
 }
 
 TEST_CASE("config errors name the key, where it is, and the valid choices", "[unit]") {
   TempDir dir;
   CHECK_THROWS_WITH(load_train_config(write_config(dir, "batch_size: 64\nbatch_sise: 32\n")),
                     Catch::Contains("unknown config key 'batch_sise'") &&
-                        Catch::Contains("config.yaml:2") && Catch::Contains("valid keys: net_name"));
+                        Catch::Contains("config.yaml:2") &&
+                        Catch::Contains("valid keys: net_name"));
   CHECK_THROWS_WITH(load_train_config(write_config(dir, "batch_size: many\n")),
                     Catch::Contains("'batch_size' expects an integer, got 'many'") &&
                         Catch::Contains("config.yaml:1"));
@@ -57,13 +61,18 @@ TEST_CASE("config errors name the key, where it is, and the valid choices", "[un
                     Catch::Contains("not valid YAML"));
   CHECK_THROWS_WITH(load_train_config(write_config(dir, "- just\n- a list\n")),
                     Catch::Contains("must be a map"));
-  CHECK_THROWS_WITH(load_train_config(dir / "missing.yaml"), Catch::Contains("config file not found"));
+  CHECK_THROWS_WITH(load_train_config(dir / "missing.yaml"),
+                    Catch::Contains("config file not found"));
   CHECK_THROWS_WITH(load_train_config({}, {"net_name=resnet20"}),
                     Catch::Contains("'net_name' is 'resnet20'") && Catch::Contains("resnet152"));
   CHECK_THROWS_WITH(load_train_config({}, {"lr_decay_mode=linear"}),
                     Catch::Contains("warmup_cosine"));
   CHECK_THROWS_WITH(load_train_config({}, {"label_smooth_factor=1.5"}), Catch::Contains("[0, 1)"));
-  CHECK_THROWS_WITH(load_train_config({}, {"batch_size"}), Catch::Contains("expected --set key=value"));
+  CHECK_THROWS_WITH(load_train_config({}, {"resize_image_size=4"}),
+                    Catch::Contains("resize_image_size") && Catch::Contains("got 4"));
+  CHECK(load_train_config({}, {"resize_image_size=56"}).resize_image_size == 56);
+  CHECK_THROWS_WITH(load_train_config({}, {"batch_size"}),
+                    Catch::Contains("expected --set key=value"));
   CHECK_THROWS_WITH(load_train_config({}, {"deterministic=maybe"}),
                     Catch::Contains("expects true or false, got 'maybe'"));
   CHECK_THROWS_WITH(load_train_config({}, {"warmup_epochs=20", "epoch_size=10"}),

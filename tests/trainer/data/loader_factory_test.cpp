@@ -94,6 +94,23 @@ TEST_CASE("the Fashion-MNIST train loader shuffles, augments and shards", "[unit
   other->start_epoch(0);
   CHECK(other->next()->labels != batch->labels);
 
+  // Upscaled for the ImageNet stem: the same recipe at twice the size.
+  config.seed = 1;
+  config.resize_image_size = 56;
+  config.train_image_size = config.eval_image_size = 64;
+  CHECK(make_transforms(config, Split::kTrain).describe() ==
+        "Compose(ToTensor(), Resize(size=56, interpolation=bilinear, antialias=False), "
+        "CenterCrop(size=64), RandomCrop(size=64, padding=8), RandomHorizontalFlip(p=0.5), "
+        "Normalize(mean=[0.286], std=[0.353]), GrayToRgb())");
+  const auto upscaled = make_train_loader(config);
+  upscaled->start_epoch(0);
+  CHECK(upscaled->next()->h == 64);
+  CHECK_THAT(make_transforms(config, Split::kTest).describe(),
+             Catch::StartsWith("Compose(ToTensor(), Resize(size=56") &&
+                 Catch::Contains("CenterCrop(size=64)") && !Catch::Contains("RandomCrop"));
+  config.resize_image_size = 0;
+  config.train_image_size = config.eval_image_size = 32;
+
   const auto shard = make_train_loader(config, 2, 1);
   CHECK(shard->samples_per_epoch() == 30000);
   CHECK(shard->batches_per_epoch() == 234);

@@ -3,8 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
 #include <array>
+#include <fstream>
 #include <sstream>
 #include <variant>
 
@@ -25,10 +25,11 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 36> kKeys{{
+const std::array<Key, 37> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
-    {"zero_init_residual", &TrainConfig::zero_init_residual, "zero-init each block's last BN weight"},
+    {"zero_init_residual", &TrainConfig::zero_init_residual,
+     "zero-init each block's last BN weight"},
     {"stem", &TrainConfig::stem,
      "auto (3x3 stride-1 stem for images of 32 px or less), small, or imagenet (7x7 + max pool)"},
     {"dataset", &TrainConfig::dataset, "fashion_mnist, cifar10, imagefolder or synthetic"},
@@ -36,6 +37,8 @@ const std::array<Key, 36> kKeys{{
     {"eval_data_path", &TrainConfig::eval_data_path, "evaluation folder (empty: the test split)"},
     {"train_image_size", &TrainConfig::train_image_size, "training crop size in pixels"},
     {"eval_image_size", &TrainConfig::eval_image_size, "evaluation crop size in pixels"},
+    {"resize_image_size", &TrainConfig::resize_image_size,
+     "fashion_mnist and cifar10: resize the source images to this side before cropping (0: keep)"},
     {"num_workers", &TrainConfig::num_workers, "data loader worker threads"},
     {"prefetch", &TrainConfig::prefetch, "batches the loader may hold ready"},
     {"skip_corrupt", &TrainConfig::skip_corrupt,
@@ -43,7 +46,8 @@ const std::array<Key, 36> kKeys{{
     {"synthetic_size", &TrainConfig::synthetic_size, "images in the synthetic dataset"},
     {"batch_size", &TrainConfig::batch_size, "images per step (per rank)"},
     {"epoch_size", &TrainConfig::epoch_size, "epochs to train"},
-    {"lr_decay_mode", &TrainConfig::lr_decay_mode, "cosine (seed), steps, poly, warmup_cosine or constant"},
+    {"lr_decay_mode", &TrainConfig::lr_decay_mode,
+     "cosine (seed), steps, poly, warmup_cosine or constant"},
     {"lr_init", &TrainConfig::lr_init, "learning rate at the start of warmup"},
     {"lr_max", &TrainConfig::lr_max, "peak learning rate"},
     {"lr_end", &TrainConfig::lr_end, "final learning rate (warmup_cosine)"},
@@ -67,7 +71,8 @@ const std::array<Key, 36> kKeys{{
     {"deterministic", &TrainConfig::deterministic,
      "pin OpenMP's thread count (no dynamic adjustment): bit-reproducible runs and resumes"},
     {"allreduce_split", &TrainConfig::allreduce_split,
-     "gradient buckets under mpirun: mb:25 (DDP-style MiB cap), index:[85,160] (inclusive segment ends), "
+     "gradient buckets under mpirun: mb:25 (DDP-style MiB cap), index:[85,160] (inclusive segment "
+     "ends), "
      "split:[85,160] (split points), none or one"},
 }};
 
@@ -78,8 +83,10 @@ std::string valid_keys() {
 }
 
 const Key& find_key(std::string_view name, const std::string& where) {
-  const auto it = std::find_if(kKeys.begin(), kKeys.end(), [&](const Key& k) { return k.name == name; });
-  if (it == kKeys.end()) throw Error("unknown config key '" + std::string(name) + "'", where, valid_keys());
+  const auto it =
+      std::find_if(kKeys.begin(), kKeys.end(), [&](const Key& k) { return k.name == name; });
+  if (it == kKeys.end())
+    throw Error("unknown config key '" + std::string(name) + "'", where, valid_keys());
   return *it;
 }
 
@@ -94,16 +101,19 @@ std::string_view type_name(const Member& member) {
 }
 
 // Stores a YAML scalar in the key's member, or says what was expected.
-void assign(TrainConfig& config, const Key& key, const YAML::Node& value, const std::string& where) {
+void assign(TrainConfig& config, const Key& key, const YAML::Node& value,
+            const std::string& where) {
   if (!value.IsScalar())
     throw Error("config key '" + std::string(key.name) + "' expects " +
                     std::string(type_name(key.member)) + ", got a list or map",
                 where);
   try {
-    std::visit([&](auto member) {
-      using T = std::remove_reference_t<decltype(config.*member)>;
-      config.*member = value.as<T>();
-    }, key.member);
+    std::visit(
+        [&](auto member) {
+          using T = std::remove_reference_t<decltype(config.*member)>;
+          config.*member = value.as<T>();
+        },
+        key.member);
   } catch (const YAML::Exception&) {
     throw Error("config key '" + std::string(key.name) + "' expects " +
                     std::string(type_name(key.member)) + ", got '" + value.Scalar() + "'",
@@ -158,21 +168,26 @@ void validate(const TrainConfig& c) {
   require(c.epoch_size >= 1, "epoch_size", "must be at least 1", c.epoch_size);
   require(c.train_image_size >= 8, "train_image_size", "must be at least 8", c.train_image_size);
   require(c.eval_image_size >= 8, "eval_image_size", "must be at least 8", c.eval_image_size);
+  require(c.resize_image_size == 0 || c.resize_image_size >= 8, "resize_image_size",
+          "must be 0 (keep the source size) or at least 8", c.resize_image_size);
   require(c.num_workers >= 0, "num_workers", "must not be negative", c.num_workers);
   require(c.stem == "auto" || c.stem == "small" || c.stem == "imagenet", "stem",
           "must be auto, small or imagenet", c.stem);
   require(c.prefetch >= 1, "prefetch", "must be at least 1", c.prefetch);
   require(c.synthetic_size >= 1, "synthetic_size", "must be at least 1", c.synthetic_size);
-  require(c.lr_init >= 0 && c.lr_max >= 0 && c.lr_end >= 0, "lr_max", "rates must not be negative", c.lr_max);
-  require(c.warmup_epochs >= 0 && c.warmup_epochs <= static_cast<double>(c.epoch_size), "warmup_epochs",
-          "must lie between 0 and epoch_size", c.warmup_epochs);
+  require(c.lr_init >= 0 && c.lr_max >= 0 && c.lr_end >= 0, "lr_max", "rates must not be negative",
+          c.lr_max);
+  require(c.warmup_epochs >= 0 && c.warmup_epochs <= static_cast<double>(c.epoch_size),
+          "warmup_epochs", "must lie between 0 and epoch_size", c.warmup_epochs);
   require(c.momentum >= 0 && c.momentum < 1, "momentum", "must lie in [0, 1)", c.momentum);
   require(c.weight_decay >= 0, "weight_decay", "must not be negative", c.weight_decay);
   require(c.label_smooth_factor >= 0 && c.label_smooth_factor < 1, "label_smooth_factor",
           "must lie in [0, 1)", c.label_smooth_factor);
   require(c.loss_scale > 0, "loss_scale", "must be positive", c.loss_scale);
-  require(c.save_checkpoint_epochs >= 1, "save_checkpoint_epochs", "must be at least 1", c.save_checkpoint_epochs);
-  require(c.keep_checkpoint_max >= 1, "keep_checkpoint_max", "must be at least 1", c.keep_checkpoint_max);
+  require(c.save_checkpoint_epochs >= 1, "save_checkpoint_epochs", "must be at least 1",
+          c.save_checkpoint_epochs);
+  require(c.keep_checkpoint_max >= 1, "keep_checkpoint_max", "must be at least 1",
+          c.keep_checkpoint_max);
   // Its indices are checked against the model's parameters when training starts.
   AllreduceSplit::parse(c.allreduce_split, "config key 'allreduce_split'");
   require(c.threads >= 0, "threads", "must not be negative", c.threads);
@@ -196,12 +211,14 @@ TrainConfig parse_train_config(const std::string& yaml, const std::string& sourc
   return config;
 }
 
-TrainConfig load_train_config(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+TrainConfig load_train_config(const std::filesystem::path& file,
+                              const std::vector<std::string>& overrides) {
   TrainConfig config;
   if (!file.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
-      throw Error("config file not found", file.string(), "pass --config with a YAML file, see samples/configs/");
+      throw Error("config file not found", file.string(),
+                  "pass --config with a YAML file, see samples/configs/");
     std::ifstream in(file);
     std::stringstream text;
     text << in.rdbuf();
@@ -229,13 +246,15 @@ std::string describe_config_keys() {
   std::ostringstream text;
   for (const auto& key : kKeys) {
     std::string value;
-    std::visit([&](auto member) {
-      YAML::Emitter out;
-      out << defaults.*member;
-      value = out.c_str();
-    }, key.member);
-    text << "  " << key.name << " (" << type_name(key.member) << ", default " << (value.empty() ? "\"\"" : value)
-         << "): " << key.meaning << '\n';
+    std::visit(
+        [&](auto member) {
+          YAML::Emitter out;
+          out << defaults.*member;
+          value = out.c_str();
+        },
+        key.member);
+    text << "  " << key.name << " (" << type_name(key.member) << ", default "
+         << (value.empty() ? "\"\"" : value) << "): " << key.meaning << '\n';
   }
   return text.str();
 }

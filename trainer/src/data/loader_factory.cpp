@@ -1,5 +1,6 @@
 #include "parity/trainer/data/loader_factory.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -21,6 +22,17 @@ const std::vector<float> kImageNetStd = {0.229f, 0.224f, 0.225f};
 // Pixels uniform in {0, ..., 255} / 255: mean 0.5, standard deviation
 // sqrt((256^2 - 1) / 12) / 255 = 0.2898; 1/sqrt(12) = 0.2898 is the continuous limit.
 const std::vector<float> kSyntheticMean = {0.5f}, kSyntheticStd = {0.2898f};
+
+constexpr std::int64_t kFashionSide = 28, kCifarSide = 32;
+
+// The random crop's padding: 4 pixels of the source image, scaled with it
+// when resize_image_size upscales (8 for Fashion-MNIST resized to 56).
+std::int64_t crop_padding(const TrainConfig& config, std::int64_t source_side) {
+  if (config.resize_image_size <= 0) return 4;
+  return std::max<std::int64_t>(1,
+                                std::llround(4.0 * static_cast<double>(config.resize_image_size) /
+                                             static_cast<double>(source_side)));
+}
 
 const char* split_name(Split split) { return split == Split::kTrain ? "train" : "test"; }
 
@@ -101,12 +113,19 @@ TransformPipeline make_transforms(const TrainConfig& config, Split split) {
   const std::int64_t size = train ? config.train_image_size : config.eval_image_size;
   TransformPipeline pipeline;
   if (config.dataset == "fashion_mnist") {
+    if (config.resize_image_size > 0) pipeline.add<Resize>(config.resize_image_size);
     pipeline.add<CenterCrop>(size);
-    if (train) pipeline.add<RandomCrop>(size, 4).add<RandomHorizontalFlip>(0.5);
+    if (train)
+      pipeline.add<RandomCrop>(size, crop_padding(config, kFashionSide))
+          .add<RandomHorizontalFlip>(0.5);
     pipeline.add<Normalize>(kFashionMean, kFashionStd).add<GrayToRgb>();
   } else if (config.dataset == "cifar10") {
-    if (size != 32) pipeline.add<CenterCrop>(size);
-    if (train) pipeline.add<RandomCrop>(size, 4).add<RandomHorizontalFlip>(0.5);
+    if (config.resize_image_size > 0) pipeline.add<Resize>(config.resize_image_size);
+    if (size != (config.resize_image_size > 0 ? config.resize_image_size : kCifarSide))
+      pipeline.add<CenterCrop>(size);
+    if (train)
+      pipeline.add<RandomCrop>(size, crop_padding(config, kCifarSide))
+          .add<RandomHorizontalFlip>(0.5);
     pipeline.add<Normalize>(kCifarMean, kCifarStd);
   } else if (config.dataset == "imagefolder") {
     if (train) {

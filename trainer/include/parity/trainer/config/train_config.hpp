@@ -17,31 +17,32 @@ struct TrainConfig {
   // Model
   std::string net_name = "resnet50";  // resnet18, resnet34, resnet50, resnet101, resnet152
   std::int64_t class_num = 10;
-  bool zero_init_residual = false;    // zero-init each block's last BN weight
-  std::string stem = "auto";          // auto, small (3x3 stride 1, no max pool), imagenet
+  bool zero_init_residual = false;  // zero-init each block's last BN weight
+  std::string stem = "auto";        // auto, small (3x3 stride 1, no max pool), imagenet
 
   // Data
   std::string dataset = "fashion_mnist";  // fashion_mnist, cifar10, imagefolder, synthetic
   std::string data_path = "/usr/share/datasets/fashion-mnist";
-  std::string eval_data_path;             // empty: the dataset's own test split
+  std::string eval_data_path;  // empty: the dataset's own test split
   std::int64_t train_image_size = 32;
   std::int64_t eval_image_size = 32;
+  std::int64_t resize_image_size = 0;  // fashion_mnist, cifar10: upscale first (0: keep)
   std::int64_t num_workers = 2;
-  std::int64_t prefetch = 4;              // batches the loader may hold ready
-  bool skip_corrupt = false;              // skip and count unreadable images
-  std::int64_t synthetic_size = 4096;     // images in the synthetic dataset
+  std::int64_t prefetch = 4;           // batches the loader may hold ready
+  bool skip_corrupt = false;           // skip and count unreadable images
+  std::int64_t synthetic_size = 4096;  // images in the synthetic dataset
 
   // Optimization
   std::int64_t batch_size = 128;
   std::int64_t epoch_size = 10;
-  std::string lr_decay_mode = "cosine";   // cosine (seed), steps, poly, warmup_cosine, constant
+  std::string lr_decay_mode = "cosine";  // cosine (seed), steps, poly, warmup_cosine, constant
   double lr_init = 0.0;
   double lr_max = 0.1;
   double lr_end = 0.0;
   double warmup_epochs = 0.0;
   double momentum = 0.9;
   bool nesterov = false;
-  double weight_decay = 1e-4;             // not applied to BN weights and biases
+  double weight_decay = 1e-4;  // not applied to BN weights and biases
   bool use_label_smooth = true;
   double label_smooth_factor = 0.1;
   std::string label_smooth_convention = "pytorch";  // pytorch: eps/K; mindspore: eps/(K-1)

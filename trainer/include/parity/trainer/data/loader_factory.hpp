@@ -10,12 +10,17 @@
 //          (the training set's pixel mean and standard deviation), GrayToRgb
 //          (ResNet takes 3 channels).
 //   eval:  CenterCrop(eval_image_size), Normalize(0.2860, 0.3530), GrayToRgb.
+//   resize_image_size R > 0 puts Resize(R) (bilinear) first in both, and the
+//   padding becomes round(4 * R / 28): the same recipe on upscaled images,
+//   for the ImageNet stem, which wants more than 32 px.
 // cifar10        data_path holds the binary batches (read_cifar10); eval as
 //                for fashion_mnist (test_batch.bin).
 //   train: [CenterCrop(train_image_size) when it is not 32], RandomCrop(
 //          train_image_size, padding=4), RandomHorizontalFlip(0.5),
 //          Normalize((0.4914, 0.4822, 0.4465), (0.2470, 0.2435, 0.2616)).
 //   eval:  [CenterCrop(eval_image_size) when it is not 32], Normalize(same).
+//   resize_image_size R > 0: Resize(R) first, CenterCrop when the size is
+//   not R, padding round(4 * R / 32).
 // imagefolder    JPEG class folders (ImageFolder). Training reads
 //                data_path/train when it exists (the seeds' layout), else
 //                data_path; eval reads eval_data_path, else data_path/val.
