@@ -13,7 +13,7 @@ namespace parity::cli {
 
 void add_tune_allreduce_command(CLI::App& app, Run& run) {
   struct Options {
-    std::vector<std::string> traces;
+    std::vector<std::string> traces, cost_runs;
     std::optional<std::int64_t> ranks;
     std::string link = "measured", format = "text";
     bool simulate = false;
@@ -29,6 +29,10 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
       "and DDP bucket sizes. Exit code 0, or 2 when it could not run");
   command->add_option("traces", options->traces, "Trace databases of one run, one per rank")
       ->required();
+  command->add_option("--costs-from", options->cost_runs,
+                      "Traces of other runs of the same model (every rank's, run after run), "
+                      "e.g. with the split an earlier tuning proposed: their AllReduces add "
+                      "message sizes to the cost tables");
   command->add_option("--ranks", options->ranks,
                       "Predict for this many ranks (default: the traced world size)");
   command->add_option("--link", options->link,
@@ -50,6 +54,11 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
         ProgressLine progress("reading traces");
         input = analyzer::load_tune_input({options->traces.begin(), options->traces.end()},
                                           [&progress](double done) { progress.update(done); });
+      }
+      if (!options->cost_runs.empty()) {
+        ProgressLine progress("reading --costs-from traces");
+        analyzer::add_cost_runs(input, {options->cost_runs.begin(), options->cost_runs.end()},
+                                [&progress](double done) { progress.update(done); });
       }
       const analyzer::TuneResult result = analyzer::tune_allreduce(std::move(input), tune);
       if (options->format == "json")

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # AllReduce split benchmark (issue 9's acceptance): ResNet-50 on 2 CPU ranks
 # under mpirun, traced, with the split left at DDP's default (mb:25); then
-# `parity tune-allreduce` on those traces proposes a split; then that split,
+# `parity tune-allreduce` on those traces proposes a split, which is recorded
+# once and tuned again with its costs (--costs-from); then both proposals,
 # no fusion, one bucket, DDP's default and the seeds' index:[85,160] are run
-# again, round-robin, and each one's exposed communication is measured (the
-# median over steps of the allreduce_wait phase of the rank that arrived
-# last). Prints the tuner's prediction next to each measurement, and the
-# simulated gain over DDP's default at 8..1024 ranks. Prints Markdown; copy it
-# into docs/results.md with the machine and date.
+# again, round-robin, and each one's exposed communication is measured: per
+# step the allreduce_wait phase of the rank that arrived last, pooled over the
+# rounds (the first step of each run left out as warm-up), as the median and
+# the quartiles. Prints the tuner's prediction next to each measurement, and
+# the simulated gain over DDP's default at 8..1024 ranks. Prints Markdown;
+# copy it into docs/results.md with the machine and date.
 #
 #   scripts/bench/allreduce.sh [STEPS] [ROUNDS]   (default 16 steps a run, 2 rounds)
 #
@@ -49,6 +51,23 @@ run() {
     { cat "$work/$1.log" >&2; exit 1; }
 }
 tune() { "$parity" tune-allreduce "$work/$1".rank0.db "$work/$1".rank1.db --format json "${@:2}"; }
+# step_waits NAME: per step after the first, the least allreduce_wait (ns) over the ranks.
+step_waits() {
+  /usr/bin/python3 - "$work/$1".rank*.db <<'PY'
+import sqlite3, sys
+waits = {}
+for path in sys.argv[1:]:
+    rows = sqlite3.connect(path).execute(
+        "SELECT p.arg, w.dur_ns FROM range w JOIN range p ON p.id = w.parent_id "
+        "JOIN string s ON s.id = w.name_id WHERE s.text = 'allreduce_wait' AND p.category = 1")
+    for step, ns in rows:
+        waits.setdefault(step, []).append(ns)
+for step in sorted(waits)[1:]:
+    print(min(waits[step]))
+PY
+}
+# quartile Q: the Q-quantile (0..1, nearest rank) of the numbers on stdin.
+quartile() { sort -g | awk -v q="$1" '{v[NR] = $1} END {i = int(q * (NR - 1) + 1.5); print v[i]}'; }
 field() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
 
 echo "profiling with DDP's default split (mb:25) ..." >&2
@@ -56,13 +75,30 @@ run profile mb:25
 tune profile >"$work/tune.json"
 tuned=$(field 'd["optimum"]["split"]' <"$work/tune.json")
 "$parity" tune-allreduce "$work"/profile.rank0.db "$work"/profile.rank1.db >&2
+# The second iteration: record the proposed split once and tune again with its AllReduces
+# in the cost tables (the busy sizes the first proposal used were extrapolated).
+echo "recording the proposed split $tuned for a second tuning ..." >&2
+run proposal "$tuned"
+tune profile --costs-from "$work"/proposal.rank0.db "$work"/proposal.rank1.db >"$work/tune2.json"
+retuned=$(field 'd["optimum"]["split"]' <"$work/tune2.json")
+"$parity" tune-allreduce "$work"/profile.rank0.db "$work"/profile.rank1.db \
+  --costs-from "$work"/proposal.rank0.db "$work"/proposal.rank1.db >&2
 
+# Predictions by split: the second tuning's, which has the better cost tables, and the
+# first tuning's for its own proposal.
 declare -A predicted
-while IFS=' ' read -r split wait; do predicted[$split]=$wait; done < <(field \
-  '"\n".join(s["split"] + " " + str(s["wait_ns"]) for s in d["splits"] + [d["optimum"]])' <"$work/tune.json")
+# read_predictions JSON: predicted[split] = predicted wait (ns) of every split in a tuning.
+read_predictions() {
+  while IFS=' ' read -r split wait; do predicted[$split]=$wait; done < <(field \
+    '"\n".join(s["split"] + " " + str(s["wait_ns"]) for s in d["splits"] + [d["optimum"]])' <"$1")
+}
+read_predictions "$work/tune.json"
+first_proposal=${predicted[$tuned]}
+read_predictions "$work/tune2.json"
+[ "$tuned" = "$retuned" ] || predicted[$tuned]=$first_proposal
 
-splits=(none one mb:25 "index:[85,160]" "$tuned")
-names=("no fusion" "one bucket" "DDP default" "seeds" "tuned")
+splits=(none one mb:25 "index:[85,160]" "$tuned" "$retuned")
+names=("no fusion" "one bucket" "DDP default" "seeds" "tuned, first" "tuned, second")
 for round in $(seq "$rounds"); do
   for i in "${!splits[@]}"; do
     echo "round $round: ${names[$i]} (${splits[$i]}) ..." >&2
@@ -70,22 +106,25 @@ for round in $(seq "$rounds"); do
     # The measured block does not depend on the link; a preset lets one-bucket runs (a single
     # message size, which cannot be fitted) be read too.
     tune "case$i" --link ib | field 'd["measured"]["allreduce_wait_ns"], d["measured"]["step_ns"]' >>"$work/measured$i"
+    step_waits "case$i" >>"$work/waits$i"
   done
 done
 
-echo "| split | allreduce_split | predicted exposed wait (ms) | measured exposed wait (ms), median of rounds | error | step (ms) |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| split | allreduce_split | predicted exposed wait (ms) | measured (ms): median of steps | quartiles (ms) | error | step (ms) |"
+echo "|---|---|---:|---:|---:|---:|---:|"
 for i in "${!splits[@]}"; do
-  measured=$(cut -d' ' -f1 "$work/measured$i" | median)
+  measured=$(median <"$work/waits$i")
+  low=$(quartile 0.25 <"$work/waits$i")
+  high=$(quartile 0.75 <"$work/waits$i")
   step=$(cut -d' ' -f2 "$work/measured$i" | median)
   prediction=${predicted[${splits[$i]}]:-}
-  awk -v name="${names[$i]}" -v spelled="${splits[$i]}" -v p="$prediction" -v m="$measured" -v s="$step" 'BEGIN {
-    error = (p == "" || m == 0) ? "" : sprintf("%+.0f%%", 100 * (p - m) / m)
-    printf "| %s | `%s` | %s | %.2f | %s | %.0f |\n", name, spelled, p == "" ? "" : sprintf("%.2f", p / 1e6), m / 1e6, error, s / 1e6
+  awk -v name="${names[$i]}" -v spelled="${splits[$i]}" -v p="$prediction" -v m="$measured" -v lo="$low" -v hi="$high" -v s="$step" 'BEGIN {
+    error = (p == "") ? "" : (m == 0 ? sprintf("%+.2f ms", p / 1e6) : sprintf("%+.0f%% (%+.2f ms)", 100 * (p - m) / m, (p - m) / 1e6))
+    printf "| %s | `%s` | %s | %.2f | %.2f-%.2f | %s | %.0f |\n", name, spelled, p == "" ? "" : sprintf("%.2f", p / 1e6), m / 1e6, lo / 1e6, hi / 1e6, error, s / 1e6
   }'
 done
 echo
-echo "per-round measurements (wait ns, step ns):"
+echo "per-round medians (wait ns, step ns):"
 for i in "${!splits[@]}"; do echo "  ${names[$i]}: $(tr '\n' ';' <"$work/measured$i")"; done
 echo
 echo "simulation (ring and tree alpha-beta models with the InfiniBand preset, the traced gradient-ready times):"

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "parity/analyzer/parallel_for.hpp"
+#include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
 #include "parity/profiler/trace_reader.hpp"
 
@@ -117,10 +118,14 @@ void load_queue_samples(Database& db, TraceData& trace) {
   }
 }
 
+// The training's collectives: parity-train's calibration sweep before the
+// first step is for the AllReduce tuner, not part of any step.
 void load_collectives(Database& db, TraceData& trace) {
   Statement rows(db,
-                 "SELECT track_id, start_ns, dur_ns, op, bytes, bucket, step FROM collective "
-                 "ORDER BY start_ns");
+                 "SELECT c.track_id, c.start_ns, c.dur_ns, c.op, c.bytes, c.bucket, c.step "
+                 "FROM collective c LEFT JOIN track t ON t.id = c.track_id "
+                 "LEFT JOIN string s ON s.id = t.name_id WHERE IFNULL(s.text, '') <> '" +
+                     std::string(kCalibrationLane) + "' ORDER BY c.start_ns");
   while (rows.step()) {
     TraceCollective collective;
     collective.track = static_cast<TrackId>(rows.column_int(0));

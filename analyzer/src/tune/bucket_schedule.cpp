@@ -14,8 +14,15 @@ std::uint64_t GradientProfile::total_bytes() const {
   return std::accumulate(bytes.begin(), bytes.end(), std::uint64_t{0});
 }
 
+double allreduce_end(double start_ns, double busy_ns, double idle_ns, double backward_end_ns) {
+  if (start_ns >= backward_end_ns) return start_ns + idle_ns;
+  if (start_ns + busy_ns <= backward_end_ns) return start_ns + busy_ns;
+  const double done = (backward_end_ns - start_ns) / busy_ns;
+  return backward_end_ns + (1.0 - done) * idle_ns;
+}
+
 Schedule simulate_schedule(const GradientProfile& profile, std::span<const GradientBucket> buckets,
-                           const CostFunction& cost) {
+                           const AllreduceCost& cost) {
   Schedule schedule;
   schedule.buckets.resize(buckets.size());
   // The last bucket waits for its gradients only.
@@ -29,7 +36,9 @@ Schedule simulate_schedule(const GradientProfile& profile, std::span<const Gradi
       timing.ready_ns = std::max(timing.ready_ns, profile.ready_ns[param]);
     }
     timing.start_ns = std::max(timing.ready_ns, previous_end);
-    timing.end_ns = timing.start_ns + cost(static_cast<double>(timing.bytes));
+    const auto bytes = static_cast<double>(timing.bytes);
+    timing.end_ns =
+        allreduce_end(timing.start_ns, cost.busy(bytes), cost.idle(bytes), profile.backward_end_ns);
     previous_end = timing.end_ns;
   }
   if (!buckets.empty())

@@ -11,6 +11,8 @@
 //     merge saves, c(group) + c(next) - c(group + next): alpha, the startup
 //     of one message, under the alpha-beta cost the paper assumes.
 // Otherwise the group is closed and the next gradient starts a new one.
+// Durations are those of an AllReduce starting at `start` (busy while
+// backward runs, idle after: allreduce_end).
 #include <algorithm>
 #include <limits>
 
@@ -19,7 +21,7 @@
 namespace parity::analyzer {
 
 std::vector<GradientBucket> mg_wfbp_split(const GradientProfile& profile,
-                                          const CostFunction& cost) {
+                                          const AllreduceCost& cost) {
   const std::size_t n = profile.ready_ns.size();
   if (n == 0) return {};
   std::vector<GradientBucket> backward;  // the groups, last parameters first
@@ -29,10 +31,15 @@ std::vector<GradientBucket> mg_wfbp_split(const GradientProfile& profile,
   auto group_bytes = static_cast<double>(profile.bytes[n - 1]);
   for (std::size_t next = n - 1; next-- > 0;) {
     const double start = std::max(group_ready, lane_free);
-    const double duration = cost(group_bytes);
+    const auto duration_from_start = [&](double bytes) {
+      return allreduce_end(start, cost.busy(bytes), cost.idle(bytes), profile.backward_end_ns) -
+             start;
+    };
+    const double duration = duration_from_start(group_bytes);
     const double next_ready = profile.ready_ns[next];
     const auto next_bytes = static_cast<double>(profile.bytes[next]);
-    const double saved = duration + cost(next_bytes) - cost(group_bytes + next_bytes);
+    const double saved =
+        duration + duration_from_start(next_bytes) - duration_from_start(group_bytes + next_bytes);
     const bool merge =
         next_ready < start + duration && (start > next_ready || next_ready - start < saved);
     if (merge) {

@@ -2,10 +2,12 @@
 // i..n-1 can all be reduced. The bucket holding parameter i is some i..j; it
 // starts once its gradients are ready (R(i..j), their latest ready time) and
 // the buckets of j+1..n-1 are done, which is F(j+1) at the earliest:
-//   F(n) = -inf,  F(i) = min over j >= i of max(R(i..j), F(j+1)) + c(bytes(i..j))
-// The recurrence is exact for any cost c: the end of bucket i..j never
-// decreases as the buckets after it end later, so finishing those as early as
-// possible is always best, whatever c is. The exposed time is F(0) minus the
+//   F(n) = -inf,  F(i) = min over j >= i of E(max(R(i..j), F(j+1)), bytes(i..j))
+// where E(start, bytes) is the AllReduce's end (allreduce_end: busy while
+// backward runs, idle after). The recurrence is exact for any cost: E never
+// decreases as the start grows, so the end of bucket i..j never decreases as
+// the buckets after it end later, and finishing those as early as possible is
+// always best. The exposed time is F(0) minus the
 // latest ready time, which no split changes.
 //
 // Many splits often reach F(0): the early buckets can be cut anywhere once
@@ -26,32 +28,35 @@ namespace {
 constexpr double kNever = -std::numeric_limits<double>::infinity();
 constexpr double kUnreachable = std::numeric_limits<double>::infinity();
 
-// The latest ready time and the cost of every bucket i..j (a triangle, by rows).
+// The latest ready time and the busy and idle costs of every bucket i..j (a
+// triangle, by rows).
 class BucketTable {
  public:
-  BucketTable(const GradientProfile& profile, const CostFunction& cost)
-      : n_(profile.ready_ns.size()) {
-    ready_.reserve(n_ * (n_ + 1) / 2);
-    cost_.reserve(n_ * (n_ + 1) / 2);
+  BucketTable(const GradientProfile& profile, const AllreduceCost& cost)
+      : n_(profile.ready_ns.size()), backward_end_(profile.backward_end_ns) {
+    entries_.reserve(n_ * (n_ + 1) / 2);
     for (std::size_t i = 0; i < n_; ++i) {
       double ready = kNever, bytes = 0;
       for (std::size_t j = i; j < n_; ++j) {
         ready = std::max(ready, profile.ready_ns[j]);
         bytes += static_cast<double>(profile.bytes[j]);
-        ready_.push_back(ready);
-        cost_.push_back(cost(bytes));
+        entries_.push_back({ready, cost.busy(bytes), cost.idle(bytes)});
       }
     }
   }
   // The end of bucket i..j when the buckets after it end at `after`.
   double end(std::size_t i, std::size_t j, double after) const {
-    const std::size_t at = i * n_ - i * (i - 1) / 2 + (j - i);
-    return std::max(ready_[at], after) + cost_[at];
+    const Entry& entry = entries_[i * n_ - i * (i - 1) / 2 + (j - i)];
+    return allreduce_end(std::max(entry.ready, after), entry.busy, entry.idle, backward_end_);
   }
 
  private:
+  struct Entry {
+    double ready, busy, idle;
+  };
   std::size_t n_;
-  std::vector<double> ready_, cost_;
+  double backward_end_;
+  std::vector<Entry> entries_;
 };
 
 double earliest_finish(const BucketTable& table, std::size_t n) {
@@ -67,7 +72,7 @@ double earliest_finish(const BucketTable& table, std::size_t n) {
 }  // namespace
 
 std::vector<GradientBucket> optimal_split(const GradientProfile& profile,
-                                          const CostFunction& cost) {
+                                          const AllreduceCost& cost) {
   const std::size_t n = profile.ready_ns.size();
   if (n == 0) return {};
   const BucketTable table(profile, cost);

@@ -81,9 +81,10 @@ void load_ready(TraceReader& reader, RankTrace& trace) {
 
 void load_allreduces(TraceReader& reader, RankTrace& trace) {
   Statement rows(reader.db(),
-                 "SELECT step, first_param, last_param, bytes, dur_ns FROM collective "
-                 "WHERE op = " +
-                     std::to_string(kAllreduceOp) + " ORDER BY step, first_param");
+                 "SELECT c.step, c.first_param, c.last_param, c.bytes, c.start_ns, c.dur_ns, "
+                 "IFNULL(s.text, '') FROM collective c LEFT JOIN track t ON t.id = c.track_id "
+                 "LEFT JOIN string s ON s.id = t.name_id WHERE c.op = " +
+                     std::to_string(kAllreduceOp) + " ORDER BY c.step, c.first_param, c.start_ns");
   const auto params = static_cast<std::int64_t>(trace.param_names.size());
   while (rows.step()) {
     const std::int64_t first = rows.column_int(1), last = rows.column_int(2);
@@ -92,11 +93,12 @@ void load_allreduces(TraceReader& reader, RankTrace& trace) {
                       std::to_string(last) + " of a model with " + std::to_string(params),
                   trace.path + ": collective of step " + std::to_string(rows.column_int(0)),
                   "the trace is damaged; record the run again");
-    trace.allreduces.push_back(
-        {rows.column_int(0),
-         {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(last)},
-         rows.column_int(3),
-         std::max<std::int64_t>(0, rows.column_int(4))});
+    const BucketAllreduce row{rows.column_int(0),
+                              {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(last)},
+                              rows.column_int(3),
+                              rows.column_int(4),
+                              std::max<std::int64_t>(0, rows.column_int(5))};
+    (rows.column_text(6) == kCalibrationLane ? trace.calibration : trace.allreduces).push_back(row);
   }
 }
 

@@ -11,7 +11,7 @@ std::vector<ScalePoint> project_scaling(const GradientProfile& profile, const Co
   for (std::int64_t ranks = kProjectionFirstRanks; ranks <= kProjectionLastRanks; ranks *= 2)
     for (const AllreduceAlgorithm algorithm :
          {AllreduceAlgorithm::kRing, AllreduceAlgorithm::kTree}) {
-      const CostFunction at = cost.at(algorithm, ranks);
+      const AllreduceCost at = cost.at(algorithm, ranks);
       ScalePoint point{ranks, algorithm, simulate_schedule(profile, ddp, at).exposed_ns, 0,
                        optimal_split(profile, at)};
       point.optimum_exposed_ns = simulate_schedule(profile, point.optimum, at).exposed_ns;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "parity/analyzer/profile/units.hpp"
 #include "parity/analyzer/tune/split_optimizer.hpp"
@@ -15,33 +16,54 @@ namespace {
 constexpr const char* kSeedsSplit = "index:[85,160]";
 constexpr std::size_t kSeedsParameters = 161;
 
-CostModel make_cost_model(const TuneInput& input, Link link) {
+std::size_t message_sizes(const std::vector<AllreduceSample>& samples) {
+  std::set<std::uint64_t> sizes;
+  for (const AllreduceSample& sample : samples) sizes.insert(sample.bytes);
+  return sizes.size();
+}
+
+// The idle table from the calibration sweep and the AllReduces after backward;
+// the busy table from those during backward. Traces without enough idle sizes
+// (recorded before the sweep existed) get one table of every AllReduce.
+CostModel make_cost_model(TuneInput& input, Link link) {
   if (link != Link::kMeasured) return CostModel::preset(link);
   const std::string where = input.paths.front() + (input.paths.size() > 1 ? " ..." : "");
   if (input.world_size < 2)
     throw Error("the trace's world size is " + std::to_string(input.world_size) +
                     ": its AllReduce times say nothing about a link",
                 where, "record with several ranks, or pass --link nvlink, ib or ethernet");
-  return CostModel::measured(CostTable(input.samples, where), input.world_size);
+  std::optional<CostTable> busy;
+  if (message_sizes(input.busy_samples) >= 2) busy.emplace(input.busy_samples, where);
+  if (message_sizes(input.idle_samples) >= 2)
+    return CostModel::measured(CostTable(input.idle_samples, where), std::move(busy),
+                               input.world_size);
+  input.notes.push_back(
+      "the traces hold no AllReduce calibration sweep and fewer than two message sizes reduced "
+      "after backward: every traced AllReduce makes one cost table, used whether backward runs "
+      "beside the AllReduce or not (record with a current parity-train for both)");
+  return CostModel::measured(CostTable(input.samples, where), std::nullopt, input.world_size);
 }
 
-// Buckets of sizes the table did not measure cost what its line says: say so.
+// Buckets of sizes a table did not measure cost what its line says: say so.
 void note_extrapolation(const SplitPrediction& optimum, const CostModel& cost,
                         std::vector<std::string>& notes) {
-  if (!cost.table()) return;
-  const auto& entries = cost.table()->entries();
   double smallest = INFINITY, largest = 0;
   for (const BucketTiming& bucket : optimum.schedule.buckets) {
     smallest = std::min(smallest, double(bucket.bytes));
     largest = std::max(largest, double(bucket.bytes));
   }
-  if (smallest >= entries.front().bytes && largest <= entries.back().bytes) return;
-  notes.push_back("the optimum has buckets of " + format_bytes(smallest) + " to " +
-                  format_bytes(largest) + ", outside the measured message sizes (" +
-                  format_bytes(entries.front().bytes) + " to " +
-                  format_bytes(entries.back().bytes) +
-                  "): their cost is extrapolated along the fitted line; record a run with the "
-                  "proposed split (or with allreduce_split=none) to measure them");
+  for (const auto& [table, kind] :
+       {std::pair{&cost.table(), "idle"}, std::pair{&cost.busy_table(), "busy"}}) {
+    if (!*table) continue;
+    const auto& entries = (*table)->entries();
+    if (smallest >= entries.front().bytes && largest <= entries.back().bytes) continue;
+    notes.push_back("the optimum has buckets of " + format_bytes(smallest) + " to " +
+                    format_bytes(largest) + ", outside the message sizes of the " + kind +
+                    " cost table (" + format_bytes(entries.front().bytes) + " to " +
+                    format_bytes(entries.back().bytes) +
+                    "): their cost is extrapolated along the fitted line; record a run with the "
+                    "proposed split and tune again with its traces in --costs-from");
+  }
 }
 
 std::vector<GradientBucket> buckets_of(const std::string& split, const GradientProfile& profile) {
@@ -86,7 +108,7 @@ TuneResult tune_allreduce(TuneInput input, const TuneOptions& options) {
   result.cost = std::move(cost_model);
   result.ranks = ranks;
   const GradientProfile& profile = result.input.profile;
-  const CostFunction cost = result.cost.at(AllreduceAlgorithm::kRing, ranks);
+  const AllreduceCost cost = result.cost.at(AllreduceAlgorithm::kRing, ranks);
   const auto wait = [&](const Schedule& schedule) {
     return std::max(0.0, schedule.exposed_ns - result.input.backward_tail_ns);
   };

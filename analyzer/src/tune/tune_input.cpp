@@ -115,25 +115,43 @@ std::vector<GradientBucket> traced_buckets(const RankTrace& trace, const RankSte
   return buckets;
 }
 
-// Per step and bucket the shortest duration across ranks, when every rank has it.
-std::vector<AllreduceSample> cost_samples(const std::vector<RankSteps>& ranks,
-                                          const std::vector<std::int64_t>& steps) {
-  std::vector<AllreduceSample> samples;
-  for (const std::int64_t step : steps) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<AllreduceSample, std::size_t>>
-        buckets;
-    for (const RankSteps& rank : ranks)
-      for (const BucketAllreduce* row : rank.allreduces.at(step)) {
-        auto [it, added] = buckets.try_emplace(
-            {row->bucket.first, row->bucket.last},
-            AllreduceSample{static_cast<std::uint64_t>(row->bytes), double(row->dur_ns)}, 0);
-        it->second.first.ns = std::min(it->second.first.ns, double(row->dur_ns));
-        ++it->second.second;
+// Per step and bucket the shortest duration across ranks, when every rank has
+// it, into input.samples and, by what that rank ran beside it, into
+// busy_samples or idle_samples.
+void cost_samples(const std::vector<RankTrace>& traces, const std::vector<RankSteps>& ranks,
+                  TuneInput& input) {
+  for (const std::int64_t step : input.steps) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>,
+             std::pair<const BucketAllreduce*, std::size_t>>
+        shortest;  // bucket -> (row, rank)
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> seen;
+    for (std::size_t r = 0; r < ranks.size(); ++r)
+      for (const BucketAllreduce* row : ranks[r].allreduces.at(step)) {
+        const std::pair key{row->bucket.first, row->bucket.last};
+        auto [it, added] = shortest.try_emplace(key, row, r);
+        if (row->dur_ns < it->second.first->dur_ns) it->second = {row, r};
+        ++seen[key];
       }
-    for (const auto& [bucket, sample] : buckets)
-      if (sample.second == ranks.size()) samples.push_back(sample.first);
+    for (const auto& [bucket, chosen] : shortest) {
+      if (seen[bucket] != ranks.size()) continue;
+      const auto& [row, r] = chosen;
+      const AllreduceSample sample{static_cast<std::uint64_t>(row->bytes), double(row->dur_ns)};
+      input.samples.push_back(sample);
+      const std::int64_t backward_end = *traces[r].steps.at(step).backward_end_ns;
+      if (row->start_ns + row->dur_ns <= backward_end) input.busy_samples.push_back(sample);
+      if (row->start_ns >= backward_end) input.idle_samples.push_back(sample);
+    }
   }
-  return samples;
+  // The calibration sweep: the k-th AllReduce of every rank is one collective.
+  std::size_t sweep = traces.front().calibration.size();
+  for (const RankTrace& trace : traces) sweep = std::min(sweep, trace.calibration.size());
+  for (std::size_t k = 0; k < sweep; ++k) {
+    double shortest = std::numeric_limits<double>::infinity();
+    for (const RankTrace& trace : traces)
+      shortest = std::min(shortest, double(trace.calibration[k].dur_ns));
+    input.idle_samples.push_back(
+        {static_cast<std::uint64_t>(traces.front().calibration[k].bytes), shortest});
+  }
 }
 
 void measured_times(const std::vector<RankTrace>& traces, const std::vector<RankSteps>& ranks,
@@ -214,8 +232,9 @@ TuneInput combine_ranks(std::vector<RankTrace> traces) {
   }
   input.profile = ready_profile(traces, ranks, input.steps);
   input.traced_buckets = traced_buckets(traces.front(), ranks.front(), input.steps.front());
-  input.samples = cost_samples(ranks, input.steps);
+  cost_samples(traces, ranks, input);
   measured_times(traces, ranks, input);
+  input.profile.backward_end_ns = input.profile.last_ready_ns() + input.backward_tail_ns;
   check_split_meta(traces.front(), input);
   return input;
 }
@@ -228,6 +247,35 @@ TuneInput load_tune_input(const std::vector<std::filesystem::path>& paths,
     if (progress) progress(double(traces.size()) / double(paths.size()));
   }
   return combine_ranks(std::move(traces));
+}
+
+void add_cost_runs(TuneInput& input, const std::vector<std::filesystem::path>& paths,
+                   const std::function<void(double)>& progress) {
+  std::vector<std::vector<RankTrace>> runs(1);
+  for (const std::filesystem::path& path : paths) {
+    RankTrace trace = load_rank_trace(path);
+    const bool seen = std::any_of(runs.back().begin(), runs.back().end(),
+                                  [&](const RankTrace& other) { return other.rank == trace.rank; });
+    if (seen) runs.emplace_back();
+    runs.back().push_back(std::move(trace));
+    if (progress) progress(double(&path - paths.data() + 1) / double(paths.size()));
+  }
+  for (std::vector<RankTrace>& run : runs) {
+    if (run.empty()) continue;
+    const std::string first = run.front().path;
+    if (run.front().param_names.size() != input.param_names.size())
+      throw Error("this run's model has " + std::to_string(run.front().param_names.size()) +
+                      " parameters, the tuned run's " + std::to_string(input.param_names.size()),
+                  first + " (--costs-from)", "pass runs of the same model to --costs-from");
+    const TuneInput other = combine_ranks(std::move(run));
+    for (const auto& [to, from] : {std::pair{&input.samples, &other.samples},
+                                   std::pair{&input.busy_samples, &other.busy_samples},
+                                   std::pair{&input.idle_samples, &other.idle_samples}})
+      to->insert(to->end(), from->begin(), from->end());
+    input.notes.push_back("AllReduce costs also from " + first +
+                          (other.paths.size() > 1 ? " and its other ranks" : "") + " (split " +
+                          other.traced_split + ")");
+  }
 }
 
 }  // namespace parity::analyzer

@@ -26,6 +26,19 @@ json split_json(const SplitPrediction& prediction) {
           {"set", "allreduce_split=" + end_index_text(buckets)}};
 }
 
+json table_json(const CostTable& table) {
+  json rows = json::array();
+  for (const CostTable::Entry& entry : table.entries())
+    rows.push_back(
+        {{"bytes", entry.bytes}, {"ns", json_number(entry.ns)}, {"samples", entry.samples}});
+  return rows;
+}
+
+json line_json(const CostLine& line) {
+  return {{"intercept_ns", json_number(line.intercept_ns)},
+          {"slope_ns_per_byte", json_number(line.slope_ns_per_byte)}};
+}
+
 json link_json(const CostModel& cost) {
   json link = {{"name", link_name(cost.link())},
                {"algorithm", algorithm_name(AllreduceAlgorithm::kRing)},
@@ -36,12 +49,12 @@ json link_json(const CostModel& cost) {
     return link;
   }
   link["traced_ranks"] = cost.traced_ranks();
-  json& table = link["cost_table"] = json::array();
-  for (const CostTable::Entry& entry : cost.table()->entries())
-    table.push_back(
-        {{"bytes", entry.bytes}, {"ns", json_number(entry.ns)}, {"samples", entry.samples}});
-  link["cost_line"] = {{"intercept_ns", json_number(cost.table()->line().intercept_ns)},
-                       {"slope_ns_per_byte", json_number(cost.table()->line().slope_ns_per_byte)}};
+  link["cost_table"] = table_json(*cost.table());
+  link["cost_line"] = line_json(cost.table()->line());
+  if (cost.busy_table()) {
+    link["busy_cost_table"] = table_json(*cost.busy_table());
+    link["busy_cost_line"] = line_json(cost.busy_table()->line());
+  }
   return link;
 }
 

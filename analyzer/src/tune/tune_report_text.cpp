@@ -45,6 +45,22 @@ void write_input(const TuneResult& result, std::ostream& out) {
   out << '\n';
 }
 
+void write_cost_table(const CostTable& table, const std::string& kind, std::ostream& out) {
+  out << "  " << kind << ", " << table.entries().size() << " message sizes (median of the "
+      << "shortest rank's time per collective):\n";
+  out << "  " << std::right << std::setw(12) << "bytes" << std::setw(10) << "" << std::setw(10)
+      << "time" << std::setw(9) << "samples\n";
+  for (const CostTable::Entry& entry : table.entries())
+    out << "  " << std::setw(12) << std::int64_t(entry.bytes) << std::setw(10)
+        << format_bytes(entry.bytes) << std::setw(10) << format_duration(entry.ns) << std::setw(8)
+        << entry.samples << '\n';
+  out << std::left;
+  char line[96];
+  std::snprintf(line, sizeof line, "%s + %.4g ns/B",
+                format_duration(table.line().intercept_ns).c_str(), table.line().slope_ns_per_byte);
+  out << "  least-squares line " << line << '\n';
+}
+
 void write_link(const CostModel& cost, std::int64_t ranks, std::ostream& out) {
   char params[96];
   std::snprintf(params, sizeof params, "alpha %s, beta %.4g ns/B (%.3g GB/s)",
@@ -54,22 +70,16 @@ void write_link(const CostModel& cost, std::int64_t ranks, std::ostream& out) {
     out << "link: " << link_name(cost.link()) << " preset, " << preset_description(cost.link())
         << "\n  ring model: " << params << '\n';
   } else {
-    const CostTable& table = *cost.table();
-    out << "link: measured, " << table.entries().size() << " message sizes (median of the "
-        << "shortest rank's time per step and bucket):\n";
-    out << "  " << std::right << std::setw(12) << "bytes" << std::setw(10) << "" << std::setw(10)
-        << "time" << std::setw(9) << "samples\n";
-    for (const CostTable::Entry& entry : table.entries())
-      out << "  " << std::setw(12) << std::int64_t(entry.bytes) << std::setw(10)
-          << format_bytes(entry.bytes) << std::setw(10) << format_duration(entry.ns) << std::setw(8)
-          << entry.samples << '\n';
-    out << std::left;
-    char line[96];
-    std::snprintf(line, sizeof line, "%s + %.4g ns/B",
-                  format_duration(table.line().intercept_ns).c_str(),
-                  table.line().slope_ns_per_byte);
-    out << "  least-squares line " << line << "; as a ring at " << cost.traced_ranks()
-        << " ranks: " << params << '\n';
+    out << "link: measured, AllReduce time per message size\n";
+    write_cost_table(*cost.table(),
+                     "idle (nothing else running: the calibration sweep and "
+                     "buckets reduced after backward)",
+                     out);
+    if (cost.busy_table())
+      write_cost_table(*cost.busy_table(), "busy (during backward, sharing the rank's cores)", out);
+    else
+      out << "  busy: no two message sizes ran during backward; the idle costs stand in\n";
+    out << "  idle line as a ring at " << cost.traced_ranks() << " ranks: " << params << '\n';
   }
   out << "predicting for " << ranks << " rank" << (ranks == 1 ? "" : "s") << " (ring model)\n";
 }

@@ -2,6 +2,7 @@
 // the ring and tree models, the presets and the cost model built on them.
 #include "parity/analyzer/tune/cost_model.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "expect_error.hpp"
@@ -87,16 +88,53 @@ TEST_CASE("the ring and tree models", "[unit]") {
 TEST_CASE("the measured cost model is the table at the traced size and moves with the model",
           "[unit]") {
   const CostTable table({{1'000'000, 200'000}, {2'000'000, 260'000}, {4'000'000, 500'000}}, "test");
-  const CostModel model = CostModel::measured(table, 2);
+  const CostModel model = CostModel::measured(table, std::nullopt, 2);
   CHECK(model.link() == Link::kMeasured);
-  const CostFunction traced = model.at(AllreduceAlgorithm::kRing, 2);
-  for (const double bytes : {5e5, 1e6, 1.5e6, 2e6, 3e6, 8e6})
-    CHECK(traced(bytes) == Approx(table.at(bytes)));
+  CHECK_FALSE(model.busy_table());
+  const AllreduceCost traced = model.at(AllreduceAlgorithm::kRing, 2);
+  for (const double bytes : {5e5, 1e6, 1.5e6, 2e6, 3e6, 8e6}) {
+    CHECK(traced.idle(bytes) == Approx(table.at(bytes)));
+    CHECK(traced.busy(bytes) == Approx(table.at(bytes)));  // no busy table: idle stands in
+  }
   const LinkParams link = model.params();
-  const CostFunction at_64 = model.at(AllreduceAlgorithm::kRing, 64);
-  CHECK(at_64(2e6) == Approx(260'000 + allreduce_time(AllreduceAlgorithm::kRing, link, 64, 2e6) -
-                             allreduce_time(AllreduceAlgorithm::kRing, link, 2, 2e6)));
-  CHECK(model.at(AllreduceAlgorithm::kTree, 1)(2e6) == 0);
+  const AllreduceCost at_64 = model.at(AllreduceAlgorithm::kRing, 64);
+  CHECK(at_64.idle(2e6) ==
+        Approx(260'000 + allreduce_time(AllreduceAlgorithm::kRing, link, 64, 2e6) -
+               allreduce_time(AllreduceAlgorithm::kRing, link, 2, 2e6)));
+  CHECK(model.at(AllreduceAlgorithm::kTree, 1).idle(2e6) == 0);
+  CHECK(model.at(AllreduceAlgorithm::kTree, 1).busy(2e6) == 0);
+}
+
+TEST_CASE("a busy table prices AllReduces during backward, never below the idle cost", "[unit]") {
+  const CostTable idle({{1'000, 10'000}, {1'000'000, 500'000}}, "idle");
+  // Busy: a scheduling delay on small messages, and cheaper than idle above 1.5 MB (noise).
+  const CostTable busy({{4'000, 4'000'000}, {2'000'000, 900'000}}, "busy");
+  const CostModel model = CostModel::measured(idle, busy, 2);
+  REQUIRE(model.busy_table());
+  const AllreduceCost cost = model.at(AllreduceAlgorithm::kRing, 2);
+  CHECK(cost.idle(1'000) == Approx(10'000));
+  CHECK(cost.busy(4'000) == Approx(4'000'000));
+  CHECK(cost.busy(2'000'000) == Approx(std::max(900'000.0, idle.at(2e6))));
+  for (const double bytes : {256.0, 4e3, 1e5, 1e6, 2e6, 1e8})
+    CHECK(cost.busy(bytes) >= cost.idle(bytes));
+  // The link's alpha and beta come from the idle table.
+  CHECK(model.params().beta_ns_per_byte ==
+        Approx(link_from_ring_line(idle.line(), 2).beta_ns_per_byte));
+}
+
+TEST_CASE("an AllReduce that outlives backward finishes at the idle rate", "[unit]") {
+  // Busy 10, idle 4, backward ends at 100.
+  CHECK(allreduce_end(50, 10, 4, 100) == 60);    // all during backward
+  CHECK(allreduce_end(100, 10, 4, 100) == 104);  // all after
+  CHECK(allreduce_end(120, 10, 4, 100) == 124);
+  CHECK(allreduce_end(95, 10, 4, 100) == Approx(102));  // half done by 100, the other half idle
+  // Never earlier for a later start (the split optimiser's exactness needs it).
+  double previous = -1;
+  for (double start = 80; start <= 110; start += 0.25) {
+    const double end = allreduce_end(start, 10, 4, 100);
+    CHECK(end >= previous);
+    previous = end;
+  }
 }
 
 TEST_CASE("the preset links", "[unit]") {
@@ -111,8 +149,10 @@ TEST_CASE("the preset links", "[unit]") {
         preset_link(Link::kEthernet).beta_ns_per_byte);
   const CostModel model = CostModel::preset(Link::kEthernet);
   CHECK_FALSE(model.table());
-  CHECK(model.at(AllreduceAlgorithm::kRing, 16)(1e6) ==
+  const AllreduceCost ethernet = model.at(AllreduceAlgorithm::kRing, 16);
+  CHECK(ethernet.idle(1e6) ==
         Approx(allreduce_time(AllreduceAlgorithm::kRing, preset_link(Link::kEthernet), 16, 1e6)));
+  CHECK(ethernet.busy(1e6) == ethernet.idle(1e6));
   parity::test::expect_error([] { parse_link("infiniband"); }, "unknown link 'infiniband'",
                              {"--link"});
 }

@@ -9,8 +9,18 @@ namespace {
 
 using namespace parity::profiler;
 
-constexpr TrackId kMain = 1, kLane = 2;
-enum Name : NameId { kEmpty, kMainName, kLaneName, kStep, kForward, kBackward, kWait, kOptimizer };
+constexpr TrackId kMain = 1, kLane = 2, kCalibrationLane = 3;
+enum Name : NameId {
+  kEmpty,
+  kMainName,
+  kLaneName,
+  kStep,
+  kForward,
+  kBackward,
+  kWait,
+  kOptimizer,
+  kCalibrationName
+};
 constexpr std::int64_t kStepPeriod = 100'000'000, kBackwardStart = 10'000'000;
 
 struct StepTimes {
@@ -49,8 +59,15 @@ StepTimes schedule(const Run& run, int step) {
 void write_rank(const std::filesystem::path& path, const Run& run, std::size_t rank) {
   TraceWriter writer(path);
   writer.begin();
-  const char* names[] = {"",        "main",     "allreduce",      "step",
-                         "forward", "backward", "allreduce_wait", "optimizer"};
+  const char* names[] = {"",
+                         "main",
+                         "allreduce",
+                         "step",
+                         "forward",
+                         "backward",
+                         "allreduce_wait",
+                         "optimizer",
+                         "allreduce_calibration"};
   for (NameId id = 0; id < std::size(names); ++id) writer.add_string(id, names[id]);
   writer.set_meta("rank", std::to_string(rank));
   writer.set_meta("world_size",
@@ -58,6 +75,15 @@ void write_rank(const std::filesystem::path& path, const Run& run, std::size_t r
   if (!run.split_meta.empty()) writer.set_meta("trainer.allreduce_split", run.split_meta);
   writer.add(TrackRow{kMain, TrackKind::kHostThread, kMainName, 100, 100, {}, {}});
   writer.add(TrackRow{kLane, TrackKind::kCollective, kLaneName, {}, {}, {}, {}});
+  writer.add(TrackRow{kCalibrationLane, TrackKind::kCollective, kCalibrationName, {}, {}, {}, {}});
+  // The sweep runs before step 0 (which starts at 0), one message after the other.
+  std::int64_t sweep_at = -kStepPeriod;
+  for (std::size_t k = 0; k < run.calibration_bytes.size(); ++k) {
+    const std::int64_t bytes = run.calibration_bytes[k], cost = run.calibration_cost(bytes);
+    writer.add(CollectiveRow{kCalibrationLane, sweep_at, cost, CollectiveOp::kAllReduce, bytes,
+                             "float32", std::int64_t(k), 0, 0, std::int64_t(rank), 0});
+    sweep_at += cost;
+  }
   for (std::size_t p = 0; p < run.param_bytes.size(); ++p)
     writer.add(
         ParameterRow{std::int64_t(p), "p" + std::to_string(p), "1", "float32", run.param_bytes[p]});

@@ -32,6 +32,12 @@ struct Run {
   bool allreduce_wait = true;  // write the allreduce_wait phase
   int world_size = 0;          // meta world_size; 0: the number of ranks
   std::int64_t backward_tail = 100'000;
+  // Message sizes of a calibration sweep before step 0 (lane
+  // allreduce_calibration), each once, costing calibration_cost.
+  std::vector<std::int64_t> calibration_bytes;
+  std::function<std::int64_t(std::int64_t bytes)> calibration_cost = [](std::int64_t bytes) {
+    return 1'000 + bytes / 20;
+  };
 };
 
 inline constexpr std::int64_t kWarmUpFactor = 3;  // step 0's gradients are this much later

@@ -37,10 +37,60 @@ TEST_CASE("two ranks combine into one ready profile, cost samples and measured t
   REQUIRE(input.samples.size() == 9);
   for (const AllreduceSample& sample : input.samples)
     CHECK(sample.ns == double(run.cost(std::int64_t(sample.bytes))));
+  // Buckets 2 and 1 end during backward; bucket 0 starts with the last
+  // gradient and outlives backward's 100 us tail: neither busy nor idle.
+  CHECK(input.busy_samples.size() == 6);
+  for (const AllreduceSample& sample : input.busy_samples) CHECK(sample.bytes != 1'004'000);
+  CHECK(input.idle_samples.empty());
+  CHECK(input.profile.backward_end_ns == 6'200'000 + run.backward_tail);
   CHECK(input.allreduce_wait_ns == double(tune_fixture::expected_wait_ns(run)));
   CHECK(input.backward_tail_ns == run.backward_tail);
   CHECK(input.step_ns > 0);
   CHECK(input.notes.empty());
+}
+
+TEST_CASE("the calibration sweep and AllReduces after backward are idle costs", "[unit]") {
+  TempDir dir;
+  tune_fixture::Run run;
+  run.backward_tail = 0;  // bucket 0 starts as backward ends: idle
+  run.calibration_bytes = {256, 1'024, 4'096};
+  std::vector<std::filesystem::path> paths = tune_fixture::write_run(dir / "run", run);
+  TuneInput input = load_tune_input(paths);
+  CHECK(input.samples.size() == 9);  // the sweep is not a bucket
+  CHECK(input.busy_samples.size() == 6);
+  REQUIRE(input.idle_samples.size() == 6);
+  std::vector<std::uint64_t> idle_bytes;
+  for (const AllreduceSample& sample : input.idle_samples) {
+    idle_bytes.push_back(sample.bytes);
+    const auto bytes = std::int64_t(sample.bytes);
+    CHECK(sample.ns == double(bytes == 1'004'000 ? run.cost(bytes) : run.calibration_cost(bytes)));
+  }
+  CHECK(idle_bytes ==
+        std::vector<std::uint64_t>{1'004'000, 1'004'000, 1'004'000, 256, 1'024, 4'096});
+
+  // Another run's AllReduces join the cost samples; its ready times do not.
+  tune_fixture::Run other;
+  other.buckets = {{0, 4}, {5, 5}};
+  other.ready = {{9'000'000, 8'000'000, 7'000'000, 6'000'000, 5'000'000, 4'000'000},
+                 {9'000'000, 8'000'000, 7'000'000, 6'000'000, 5'000'000, 4'000'000}};
+  const auto other_paths = tune_fixture::write_run(dir / "other", other);
+  const std::vector<double> ready = input.profile.ready_ns;
+  add_cost_runs(input, {other_paths[0], other_paths[1], paths[0], paths[1]});
+  CHECK(input.profile.ready_ns == ready);
+  CHECK(input.samples.size() == 9 + 6 + 9);  // 3 steps x 2 buckets, then the run itself again
+  bool other_sizes = false;
+  for (const AllreduceSample& sample : input.busy_samples) other_sizes |= sample.bytes == 800'000;
+  CHECK(other_sizes);
+  REQUIRE(input.notes.size() == 2);
+  CHECK_THAT(input.notes[0],
+             Catch::Contains("AllReduce costs also from") && Catch::Contains("split index:[4,5]"));
+
+  tune_fixture::Run smaller;
+  smaller.param_bytes.pop_back();
+  smaller.ready = {{6, 5, 4, 3, 2}, {6, 5, 4, 3, 2}};
+  smaller.buckets = {{0, 4}};
+  expect_error([&] { add_cost_runs(input, tune_fixture::write_run(dir / "smaller", smaller)); },
+               "this run's model has 5 parameters, the tuned run's 6", {"--costs-from"});
 }
 
 TEST_CASE("the tuner notes a split in meta that the traced buckets contradict", "[unit]") {

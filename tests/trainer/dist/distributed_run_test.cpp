@@ -1,11 +1,13 @@
 // `mpirun -np 2 parity-train train`, end to end: the ranks write one trace
 // each, every gradient bucket of every step is a collective row on every
-// rank with the parameter range the split asks for, and a rank that fails
+// rank with the parameter range the split asks for, the AllReduce calibration
+// sweep precedes the first step, and a rank that fails
 // stops the whole run with exit code 2 instead of leaving the others waiting.
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "parity/profiler/trace_reader.hpp"
 #include "process.hpp"
@@ -70,9 +72,11 @@ TEST_CASE("a 2-rank traced run has every gradient bucket of every step on every 
     CHECK(trace.meta_value("trainer.allreduce_split").value_or("") == "index:[20,40]");
     CHECK(trace.meta_value("complete").value_or("") == "1");
     std::set<Row> rows;
+    const std::string lane =
+        " FROM collective c JOIN track t ON t.id = c.track_id JOIN string n ON n.id = t.name_id ";
     sql::Statement query(
-        trace.db(),
-        "SELECT step, bucket, first_param, last_param, bytes, dur_ns, rank FROM collective");
+        trace.db(), "SELECT step, bucket, first_param, last_param, bytes, dur_ns, rank" + lane +
+                        "WHERE n.text = 'allreduce'");
     while (query.step()) {
       rows.insert(
           {query.column_int(0), query.column_int(1), query.column_int(2), query.column_int(3)});
@@ -81,7 +85,25 @@ TEST_CASE("a 2-rank traced run has every gradient bucket of every step on every 
       CHECK(query.column_int(6) == rank);
     }
     CHECK(rows == expected);
-    CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM collective") == 3 * kSteps);
+    CHECK(sql::query_int(trace.db(), "SELECT count(*)" + lane + "WHERE n.text = 'allreduce'") ==
+          3 * kSteps);
+    // Before the first step, the calibration sweep: 256 B, 512 B, ... below the
+    // gradients' bytes, and those bytes, three times each, one after the other.
+    const std::int64_t gradient_bytes =
+        sql::query_int(trace.db(), "SELECT sum(bytes) FROM parameter");
+    std::vector<std::int64_t> sweep;
+    for (std::int64_t bytes = 256; bytes < gradient_bytes; bytes *= 2)
+      sweep.insert(sweep.end(), 3, bytes);
+    sweep.insert(sweep.end(), 3, gradient_bytes);
+    std::vector<std::int64_t> calibrated;
+    sql::Statement calibration(trace.db(),
+                               "SELECT c.bytes, c.start_ns + c.dur_ns" + lane +
+                                   "WHERE n.text = 'allreduce_calibration' ORDER BY c.start_ns");
+    while (calibration.step()) calibrated.push_back(calibration.column_int(0));
+    CHECK(calibrated == sweep);
+    CHECK(sql::query_int(trace.db(), "SELECT max(c.start_ns + c.dur_ns)" + lane +
+                                         "WHERE n.text = 'allreduce_calibration'") <
+          sql::query_int(trace.db(), "SELECT min(start_ns) FROM step"));
     // Every parameter's gradient-ready time in every step (ResNet-18: 62).
     CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM grad_ready") == 62 * kSteps);
     CHECK(sql::query_int(trace.db(),

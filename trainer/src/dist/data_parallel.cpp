@@ -1,6 +1,7 @@
 #include "parity/trainer/dist/data_parallel.hpp"
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 
 namespace parity::trainer {
@@ -17,13 +18,26 @@ void broadcast_state(Communicator& communicator, Backend& backend, const ModelSt
   }
 }
 
-std::vector<GradientBucket> gradient_buckets(const std::string& split,
-                                             const std::vector<Parameter>& parameters) {
+namespace {
+
+std::vector<std::uint64_t> parameter_bytes(const std::vector<Parameter>& parameters) {
   std::vector<std::uint64_t> bytes;
   for (const Parameter& p : parameters)
     bytes.push_back(static_cast<std::uint64_t>(element_count(p.shape)) * 4);
+  return bytes;
+}
+
+}  // namespace
+
+std::vector<GradientBucket> gradient_buckets(const std::string& split,
+                                             const std::vector<Parameter>& parameters) {
   const std::string where = "config key 'allreduce_split'";
-  return AllreduceSplit::parse(split, where).buckets(bytes, where);
+  return AllreduceSplit::parse(split, where).buckets(parameter_bytes(parameters), where);
+}
+
+std::uint64_t gradient_bytes(const std::vector<Parameter>& parameters) {
+  const std::vector<std::uint64_t> bytes = parameter_bytes(parameters);
+  return std::accumulate(bytes.begin(), bytes.end(), std::uint64_t{0});
 }
 
 std::filesystem::path rank_trace_path(const std::filesystem::path& path, int rank) {

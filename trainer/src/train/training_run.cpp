@@ -3,19 +3,21 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <ostream>
 
 #include "parity/core/error.hpp"
 #include "parity/core/log.hpp"
+#include "parity/importers/tensor_source.hpp"
 #include "parity/profiler/recorder.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
 #include "parity/trainer/checkpoint/checkpoint_manager.hpp"
-#include "parity/importers/tensor_source.hpp"
+#include "parity/trainer/data/loader_factory.hpp"
 #include "parity/trainer/debug/anomaly_detector.hpp"
 #include "parity/trainer/debug/fixed_batch.hpp"
+#include "parity/trainer/dist/allreduce_calibration.hpp"
 #include "parity/trainer/dist/data_parallel.hpp"
 #include "parity/trainer/dist/gradient_reducer.hpp"
-#include "parity/trainer/data/loader_factory.hpp"
 #include "parity/trainer/loss/softmax_cross_entropy.hpp"
 #include "parity/trainer/nn/resnet.hpp"
 #include "parity/trainer/optim/lr_schedule.hpp"
@@ -38,9 +40,13 @@ std::unique_ptr<Backend> make_backend(const TrainConfig& config) {
 }
 
 ResNetOptions model_options(const TrainConfig& config) {
-  return {resnet_depth(config.net_name), config.class_num, config.zero_init_residual,
+  return {resnet_depth(config.net_name),
+          config.class_num,
+          config.zero_init_residual,
           {config.batch_size, 3, config.train_image_size, config.train_image_size},
-          static_cast<std::uint64_t>(config.seed), parse_stem(config.stem), {}};
+          static_cast<std::uint64_t>(config.seed),
+          parse_stem(config.stem),
+          {}};
 }
 
 std::string format_number(double value, const char* format) {
@@ -56,8 +62,8 @@ EvalResult evaluate_model(Backend& backend, ResNet& model, Loader& loader, std::
   loader.start_epoch(0);
   while (auto batch = loader.next()) {
     if (batch->n == 0) continue;
-    const Tensor logits =
-        model.forward(backend.from_host({batch->n, batch->c, batch->h, batch->w}, batch->images), Mode::kEval);
+    const Tensor logits = model.forward(
+        backend.from_host({batch->n, batch->c, batch->h, batch->w}, batch->images), Mode::kEval);
     const std::vector<float> host = backend.to_host(logits);
     const LossResult loss = softmax_cross_entropy(host, batch->labels, classes, {});
     top1 += loss.correct;
@@ -75,8 +81,8 @@ EvalResult evaluate_model(Backend& backend, ResNet& model, Loader& loader, std::
 
 void print_eval(std::ostream& log, std::int64_t epoch, const EvalResult& r) {
   log << "epoch: " << epoch << " eval top-1: " << format_number(r.top1 * 100, "%.2f")
-      << "% top-5: " << format_number(r.top5 * 100, "%.2f") << "% loss: "
-      << format_number(r.loss, "%.4f") << " (" << r.images << " images)" << std::endl;
+      << "% top-5: " << format_number(r.top5 * 100, "%.2f")
+      << "% loss: " << format_number(r.loss, "%.4f") << " (" << r.images << " images)" << std::endl;
 }
 
 // A checkpoint's network settings must be this config's: said plainly
@@ -85,17 +91,25 @@ void check_same_network(const TrainConfig& config, const TrainingCheckpoint& sav
                         const std::string& where) {
   if (saved.config_yaml.empty()) return;
   const TrainConfig trained = parse_train_config(saved.config_yaml, where + " (its config)");
-  const auto differ = [&](const std::string& key, const std::string& theirs, const std::string& ours) {
+  const auto differ = [&](const std::string& key, const std::string& theirs,
+                          const std::string& ours) {
     if (theirs != ours)
-      throw Error("the checkpoint is of " + key + " " + theirs + ", the config asks for " + ours, where,
+      throw Error("the checkpoint is of " + key + " " + theirs + ", the config asks for " + ours,
+                  where,
                   "use the config the checkpoint was trained with, or --set " + key + "=" + theirs);
   };
   differ("net_name", trained.net_name, config.net_name);
   differ("class_num", std::to_string(trained.class_num), std::to_string(config.class_num));
-  differ("stem", std::string(uses_small_image_stem({1, 3, trained.train_image_size, trained.train_image_size},
-                                                   parse_stem(trained.stem)) ? "small" : "imagenet"),
-         std::string(uses_small_image_stem({1, 3, config.train_image_size, config.train_image_size},
-                                           parse_stem(config.stem)) ? "small" : "imagenet"));
+  differ(
+      "stem",
+      std::string(uses_small_image_stem({1, 3, trained.train_image_size, trained.train_image_size},
+                                        parse_stem(trained.stem))
+                      ? "small"
+                      : "imagenet"),
+      std::string(uses_small_image_stem({1, 3, config.train_image_size, config.train_image_size},
+                                        parse_stem(config.stem))
+                      ? "small"
+                      : "imagenet"));
 }
 
 struct PhaseNames {
@@ -135,31 +149,37 @@ void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Bac
                     const ModelState& state, const GradientReducer* reducer) {
   recorder.set_meta("trainer.model", config.net_name);
   if (reducer) {
-    recorder.set_meta("trainer.allreduce_split", AllreduceSplit::parse(config.allreduce_split, "").text());
+    recorder.set_meta("trainer.allreduce_split",
+                      AllreduceSplit::parse(config.allreduce_split, "").text());
     recorder.set_meta("trainer.allreduce_buckets", end_index_text(reducer->buckets()));
   }
   recorder.set_meta("trainer.backend", backend.describe());
   recorder.set_meta("trainer.batch_size", std::to_string(config.batch_size));
   recorder.set_meta("trainer.dataset", config.dataset);
   for (const Parameter& p : state.parameters)
-    recorder.add_parameter({p.index, p.name, shape_text(p.shape), "float32", element_count(p.shape) * 4});
+    recorder.add_parameter(
+        {p.index, p.name, shape_text(p.shape), "float32", element_count(p.shape) * 4});
 }
 
 std::vector<importers::NamedTensor> read_all_tensors(const std::filesystem::path& path) {
   const auto source = importers::open_tensor_file(path);
   std::vector<importers::NamedTensor> tensors;
-  for (const importers::TensorEntry& entry : source->entries()) tensors.push_back(source->read(entry.name));
+  for (const importers::TensorEntry& entry : source->entries())
+    tensors.push_back(source->read(entry.name));
   return tensors;
 }
 
 // What data parallel cannot do, said before any rank starts training.
 void check_data_parallel(const TrainConfig& config, const TrainOptions& options) {
   if (config.skip_corrupt)
-    throw Error("skip_corrupt cannot be used with several ranks: a rank that skips a step would leave "
-                "the others waiting in its AllReduce",
-                "config key 'skip_corrupt'", "repair or remove the unreadable images, or train on one rank");
+    throw Error(
+        "skip_corrupt cannot be used with several ranks: a rank that skips a step would leave "
+        "the others waiting in its AllReduce",
+        "config key 'skip_corrupt'",
+        "repair or remove the unreadable images, or train on one rank");
   if (options.debug.dump)
-    throw Error("--dump writes one folder for one process", "--dump", "dump on a single-process run");
+    throw Error("--dump writes one folder for one process", "--dump",
+                "dump on a single-process run");
 }
 
 // Where a rank other than 0 sends its log: nowhere.
@@ -183,7 +203,8 @@ TrainConfig with_fixed_batch(TrainConfig config, const std::optional<Batch>& bat
 
 }  // namespace
 
-TrainSummary train(const TrainConfig& given_config, const TrainOptions& options, std::ostream& rank_log) {
+TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
+                   std::ostream& rank_log) {
   const DebugOptions& debug = options.debug;
   Communicator* const communicator = options.communicator;
   const int rank = communicator ? communicator->rank() : 0;
@@ -204,7 +225,8 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     if (!debug.input_images || !debug.input_labels)
       throw Error("a fixed batch needs both images and labels", "--input-batch",
                   "give --input-batch IMAGES.npy and --input-labels LABELS.npy");
-    fixed_batch = read_fixed_batch(*debug.input_images, *debug.input_labels, given_config.class_num);
+    fixed_batch =
+        read_fixed_batch(*debug.input_images, *debug.input_labels, given_config.class_num);
   }
   const TrainConfig config = with_fixed_batch(given_config, fixed_batch);
   std::unique_ptr<profiler::Recorder> recorder;
@@ -256,15 +278,16 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   Sgd optimizer(*backend, model.state().parameters,
                 {config.momentum, 0.0, config.nesterov, config.weight_decay, config.loss_scale});
   std::unique_ptr<Loader> loader;
-  if (!fixed_batch) loader = make_train_loader(config, world_size, rank, recorder.get(), options.data_delay_ms);
+  if (!fixed_batch)
+    loader = make_train_loader(config, world_size, rank, recorder.get(), options.data_delay_ms);
   std::unique_ptr<Loader> eval_loader;
   if (options.eval_each_epoch && rank == 0) eval_loader = make_eval_loader(config);
   // A fixed batch is a one-batch epoch.
   const std::int64_t steps_per_epoch = loader ? loader->batches_per_epoch() : 1;
   if (steps_per_epoch < 1)
-    throw Error("the training set has fewer images than one batch of " +
-                    std::to_string(config.batch_size),
-                config.data_path, "lower batch_size");
+    throw Error(
+        "the training set has fewer images than one batch of " + std::to_string(config.batch_size),
+        config.data_path, "lower batch_size");
   const std::vector<double> learning_rates = generate_learning_rates(
       {*parse_lr_decay_mode(config.lr_decay_mode), config.lr_init, config.lr_max, config.lr_end,
        config.warmup_epochs, config.epoch_size, steps_per_epoch});
@@ -286,12 +309,19 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   std::unique_ptr<GradientReducer> reducer;
   if (data_parallel) {
     broadcast_state(*communicator, *backend, model.state());
-    reducer = std::make_unique<GradientReducer>(*communicator, *backend, model.state().parameters,
-                                                gradient_buckets(config.allreduce_split, model.state().parameters),
-                                                recorder.get());
+    reducer = std::make_unique<GradientReducer>(
+        *communicator, *backend, model.state().parameters,
+        gradient_buckets(config.allreduce_split, model.state().parameters), recorder.get());
     tracing.gradients = reducer.get();
     log << "data parallel: " << communicator->describe() << ", " << reducer->buckets().size()
         << " gradient buckets (" << end_index_text(reducer->buckets()) << ")" << std::endl;
+    if (recorder) {
+      const CalibrationSweep sweep =
+          calibrate_allreduce(*communicator, *recorder, gradient_bytes(model.state().parameters));
+      log << "AllReduce calibration for the tuner: " << sweep.messages << " messages in "
+          << std::fixed << std::setprecision(2) << sweep.seconds << " s" << std::defaultfloat
+          << std::endl;
+    }
   }
   if (recorder) describe_trace(*recorder, config, *backend, model.state(), reducer.get());
   log << "training " << config.net_name << " on " << config.dataset << " with "
@@ -362,7 +392,8 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
       }
       {
         MaybeScope phase(recorder.get(), names.backward, Category::kPhase);
-        model.backward(backend->from_host({config.batch_size, config.class_num}, result.grad_logits));
+        model.backward(
+            backend->from_host({config.batch_size, config.class_num}, result.grad_logits));
       }
       if (reducer) {
         // The AllReduce time backward did not hide: the exposed communication.
@@ -388,7 +419,8 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
       ++summary.steps;
       // Ranks stop together: one whose clock passed the limit stops them all.
       const bool late = out_of_time();
-      if (communicator && options.time_limit_minutes > 0 ? communicator->any(late) : late) stop_step = global_step;
+      if (communicator && options.time_limit_minutes > 0 ? communicator->any(late) : late)
+        stop_step = global_step;
       if (progress) progress->update(epoch + 1, global_step, loss, lr, images);
       if (options.log_every > 0 && (step_in_epoch + 1) % options.log_every == 0) {
         if (progress) progress->clear();
@@ -402,13 +434,17 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     if (epoch_done && options.log_every == 0)
       log << "epoch: " << epoch + 1 << " step: " << steps_per_epoch << ", loss is "
           << format_number(float(loss), "%.9g") << std::endl;
-    const double epoch_ms = std::chrono::duration<double, std::milli>(Clock::now() - epoch_start).count();
+    const double epoch_ms =
+        std::chrono::duration<double, std::milli>(Clock::now() - epoch_start).count();
     log << "epoch time: " << format_number(epoch_ms, "%.3f") << " ms, per step time: "
-        << format_number(epoch_ms / double(std::max<std::int64_t>(1, step_in_epoch - first)), "%.3f")
+        << format_number(epoch_ms / double(std::max<std::int64_t>(1, step_in_epoch - first)),
+                         "%.3f")
         << " ms" << std::endl;
-    if (epoch_done && eval_loader) print_eval(log, epoch + 1, evaluate_model(*backend, model, *eval_loader, config.class_num));
+    if (epoch_done && eval_loader)
+      print_eval(log, epoch + 1, evaluate_model(*backend, model, *eval_loader, config.class_num));
     const bool scheduled = epoch_done && (epoch + 1) % config.save_checkpoint_epochs == 0;
-    if (config.save_checkpoint && rank == 0 && (scheduled || global_step == stop_step)) save(epoch, step_in_epoch);
+    if (config.save_checkpoint && rank == 0 && (scheduled || global_step == stop_step))
+      save(epoch, step_in_epoch);
   }
 
   const double seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
@@ -430,7 +466,8 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
                  " steps were skipped: their batches lost unreadable images (skip_corrupt)");
   log << "trained " << summary.steps << " steps in " << format_duration(seconds) << ", "
       << format_number(summary.images_per_second, "%.1f") << " images/s" << std::endl;
-  if (summary.last_checkpoint) log << "checkpoint: " << summary.last_checkpoint->string() << std::endl;
+  if (summary.last_checkpoint)
+    log << "checkpoint: " << summary.last_checkpoint->string() << std::endl;
   return summary;
 }
 
@@ -446,9 +483,8 @@ EvalResult evaluate_checkpoint(const TrainConfig& config, const std::filesystem:
   const auto start = Clock::now();
   const EvalResult result = evaluate_model(*backend, model, *loader, config.class_num);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  log << "evaluated " << checkpoint.string() << " (epoch " << saved.epoch << ", step "
-      << saved.step << ") on " << result.images << " images in " << format_duration(seconds)
-      << std::endl;
+  log << "evaluated " << checkpoint.string() << " (epoch " << saved.epoch << ", step " << saved.step
+      << ") on " << result.images << " images in " << format_duration(seconds) << std::endl;
   log << "top-1: " << format_number(result.top1 * 100, "%.2f")
       << "%  top-5: " << format_number(result.top5 * 100, "%.2f")
       << "%  loss: " << format_number(result.loss, "%.4f") << std::endl;

@@ -59,6 +59,11 @@ class AllreduceSplit {
 // DDP's first bucket cap (torch.distributed's _DEFAULT_FIRST_BUCKET_BYTES).
 inline constexpr std::uint64_t kDdpFirstBucketBytes = 1u << 20;
 
+// The collective lane of parity-train's AllReduce calibration sweep: AllReduces
+// of growing sizes before the first step, with nothing else running, that the
+// AllReduce tuner reads as the idle cost of each size.
+inline constexpr const char* kCalibrationLane = "allreduce_calibration";
+
 // The buckets of DDP's assignment by size: from the last parameter backwards,
 // closing a bucket once it holds >= the first cap, then >= `cap_bytes`.
 std::vector<GradientBucket> size_capped_buckets(

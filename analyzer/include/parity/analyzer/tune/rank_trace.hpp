@@ -1,7 +1,8 @@
 // RankTrace: what `parity tune-allreduce` reads from one rank's trace
 // database: its parameters, each step's backward phase, exposed-communication
-// wait (the `allreduce_wait` phase) and duration, every gradient-ready time and
-// every AllReduce of a gradient bucket (docs/trace-schema.md).
+// wait (the `allreduce_wait` phase) and duration, every gradient-ready time,
+// every AllReduce of a gradient bucket and the AllReduces of the trainer's
+// calibration sweep (lane `allreduce_calibration`; docs/trace-schema.md).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,7 @@ struct GradientReady {
 struct BucketAllreduce {
   std::int64_t step = 0;
   GradientBucket bucket;
-  std::int64_t bytes = 0, dur_ns = 0;
+  std::int64_t bytes = 0, start_ns = 0, dur_ns = 0;
 };
 
 struct RankTrace {
@@ -39,6 +40,7 @@ struct RankTrace {
   std::map<std::int64_t, RankStep> steps;
   std::vector<GradientReady> ready;  // by (step, param); the latest row of each pair
   std::vector<BucketAllreduce> allreduces;
+  std::vector<BucketAllreduce> calibration;  // in the order they ran
 };
 
 // Throws parity::Error naming the file for one that is not a trace, or a

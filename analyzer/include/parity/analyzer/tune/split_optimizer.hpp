@@ -3,7 +3,7 @@
 //   optimal_split  an exact dynamic program over contiguous buckets, O(n^2)
 //                  cost evaluations: no other split of the parameters into
 //                  contiguous buckets has less exposed communication, for any
-//                  cost function; of the splits that reach it, one with the
+//                  busy and idle costs; of the splits that reach it, one with the
 //                  fewest buckets (O(n^2) more work per bucket);
 //   mg_wfbp_split  the greedy merge of MG-WFBP (Shi et al., INFOCOM 2019 and
 //                  IEEE TPDS 2021), the heuristic the optimum is compared to.
@@ -15,7 +15,9 @@
 
 namespace parity::analyzer {
 
-std::vector<GradientBucket> optimal_split(const GradientProfile& profile, const CostFunction& cost);
-std::vector<GradientBucket> mg_wfbp_split(const GradientProfile& profile, const CostFunction& cost);
+std::vector<GradientBucket> optimal_split(const GradientProfile& profile,
+                                          const AllreduceCost& cost);
+std::vector<GradientBucket> mg_wfbp_split(const GradientProfile& profile,
+                                          const AllreduceCost& cost);
 
 }  // namespace parity::analyzer

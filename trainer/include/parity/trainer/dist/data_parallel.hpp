@@ -4,6 +4,7 @@
 // gradients are averaged.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <vector>
 
@@ -20,6 +21,9 @@ void broadcast_state(Communicator& communicator, Backend& backend, const ModelSt
 // The buckets of `split` (an allreduce_split value) for these parameters.
 std::vector<GradientBucket> gradient_buckets(const std::string& split,
                                              const std::vector<Parameter>& parameters);
+
+// The bytes of all the parameters' float32 gradients.
+std::uint64_t gradient_bytes(const std::vector<Parameter>& parameters);
 
 // RUN.db -> RUN.rank3.db: one trace database per rank, as the analyzer takes them.
 std::filesystem::path rank_trace_path(const std::filesystem::path& path, int rank);
