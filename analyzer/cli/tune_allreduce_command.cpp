@@ -15,7 +15,7 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
   struct Options {
     std::vector<std::string> traces, cost_runs;
     std::optional<std::int64_t> ranks;
-    std::string link = "measured", format = "text";
+    std::string link = "measured", format = "text", objective = "exposed";
     bool simulate = false;
   };
   auto options = std::make_shared<Options>();
@@ -31,13 +31,21 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
       ->required();
   command->add_option("--costs-from", options->cost_runs,
                       "Traces of other runs of the same model (every rank's, run after run), "
-                      "e.g. with the split an earlier tuning proposed: their AllReduces add "
-                      "message sizes to the cost tables");
+                      "e.g. with the split an earlier tuning proposed and with "
+                      "allreduce_split=one: their AllReduces add message sizes to the cost "
+                      "tables, and their backward phases measure how much AllReduces slow "
+                      "backward down");
   command->add_option("--ranks", options->ranks,
                       "Predict for this many ranks (default: the traced world size)");
   command->add_option("--link", options->link,
                       "AllReduce cost: measured (the trace's own, default), or the preset "
                       "nvlink, ib or ethernet");
+  command
+      ->add_option("--objective", options->objective,
+                   "What the optimum minimises: exposed (default: the communication that "
+                   "backward does not hide, as traced) or step (the modelled step time, "
+                   "counting how much AllReduces slow backward down)")
+      ->check(CLI::IsMember({"exposed", "step"}));
   command->add_flag("--simulate", options->simulate,
                     "Also project the optimum's gain over DDP's default to 8..1024 ranks under "
                     "the ring and tree models");
@@ -49,6 +57,8 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
       tune.link = analyzer::parse_link(options->link);
       tune.ranks = options->ranks;
       tune.simulate = options->simulate;
+      tune.objective = options->objective == "step" ? analyzer::SplitObjective::kStep
+                                                    : analyzer::SplitObjective::kExposed;
       analyzer::TuneInput input;
       {
         ProgressLine progress("reading traces");

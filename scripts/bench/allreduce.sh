@@ -2,12 +2,15 @@
 # AllReduce split benchmark (issue 9's acceptance): ResNet-50 on 2 CPU ranks
 # under mpirun, traced, with the split left at DDP's default (mb:25); then
 # `parity tune-allreduce` on those traces proposes a split, which is recorded
-# once and tuned again with its costs (--costs-from); then both proposals,
+# once, with a one-bucket reference run, and tuned again with their traces
+# (--costs-from: the proposal's AllReduce costs, and backward's slowdown
+# under AllReduce from the runs' different overlap); then both proposals,
 # no fusion, one bucket, DDP's default and the seeds' index:[85,160] are run
 # again, round-robin, and each one's exposed communication is measured: per
 # step the allreduce_wait phase of the rank that arrived last, pooled over the
 # rounds (the first step of each run left out as warm-up), as the median and
-# the quartiles. Prints the tuner's prediction next to each measurement, and
+# the quartiles; and the second tuning's split for the least modelled step time
+# (--objective step) likewise. Prints the tuner's prediction next to each measurement, and
 # the simulated gain over DDP's default at 8..1024 ranks. Prints Markdown;
 # copy it into docs/results.md with the machine and date.
 #
@@ -70,35 +73,58 @@ PY
 quartile() { sort -g | awk -v q="$1" '{v[NR] = $1} END {i = int(q * (NR - 1) + 1.5); print v[i]}'; }
 field() { /usr/bin/python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
 
+# A first run after the machine idled (or ran something else) is slower throughout: warm up.
+echo "warming up ..." >&2
+run warm-up mb:25
 echo "profiling with DDP's default split (mb:25) ..." >&2
 run profile mb:25
 tune profile >"$work/tune.json"
 tuned=$(field 'd["optimum"]["split"]' <"$work/tune.json")
 "$parity" tune-allreduce "$work"/profile.rank0.db "$work"/profile.rank1.db >&2
-# The second iteration: record the proposed split once and tune again with its AllReduces
-# in the cost tables (the busy sizes the first proposal used were extrapolated).
-echo "recording the proposed split $tuned for a second tuning ..." >&2
+# The second iteration: record the proposed split once, and one bucket (no AllReduce during
+# backward: backward's own time), and tune again with their traces: the proposal's AllReduces
+# fill the cost tables where the first proposal extrapolated, and the two runs' different
+# overlap measures how much AllReduces slow backward down.
+echo "recording the proposed split $tuned and one bucket for a second tuning ..." >&2
 run proposal "$tuned"
-tune profile --costs-from "$work"/proposal.rank0.db "$work"/proposal.rank1.db >"$work/tune2.json"
+run reference one
+tune profile --costs-from "$work"/proposal.rank*.db "$work"/reference.rank*.db >"$work/tune2.json"
 retuned=$(field 'd["optimum"]["split"]' <"$work/tune2.json")
+tune profile --costs-from "$work"/proposal.rank*.db "$work"/reference.rank*.db \
+  --objective step >"$work/tune_step.json"
+step_tuned=$(field 'd["optimum"]["split"]' <"$work/tune_step.json")
 "$parity" tune-allreduce "$work"/profile.rank0.db "$work"/profile.rank1.db \
-  --costs-from "$work"/proposal.rank0.db "$work"/proposal.rank1.db >&2
+  --costs-from "$work"/proposal.rank*.db "$work"/reference.rank*.db >&2
 
 # Predictions by split: the second tuning's, which has the better cost tables, and the
 # first tuning's for its own proposal.
-declare -A predicted
-# read_predictions JSON: predicted[split] = predicted wait (ns) of every split in a tuning.
+declare -A predicted predicted_step
+# read_predictions JSON: predicted[split] and predicted_step[split] = predicted wait and step
+# (ns) of every split in a tuning.
 read_predictions() {
-  while IFS=' ' read -r split wait; do predicted[$split]=$wait; done < <(field \
-    '"\n".join(s["split"] + " " + str(s["wait_ns"]) for s in d["splits"] + [d["optimum"]])' <"$1")
+  while IFS=' ' read -r split wait step; do
+    predicted[$split]=$wait
+    predicted_step[$split]=$step
+  done < <(field '"\n".join(s["split"] + " " + str(s["wait_ns"]) + " " + str(s["step_ns"])
+                            for s in d["splits"] + [d["optimum"]])' <"$1")
 }
 read_predictions "$work/tune.json"
 first_proposal=${predicted[$tuned]}
+first_proposal_step=${predicted_step[$tuned]}
+read_predictions "$work/tune_step.json"
+step_tuned_wait=${predicted[$step_tuned]}
+step_tuned_step=${predicted_step[$step_tuned]}
 read_predictions "$work/tune2.json"
-[ "$tuned" = "$retuned" ] || predicted[$tuned]=$first_proposal
+predicted[$step_tuned]=$step_tuned_wait
+predicted_step[$step_tuned]=$step_tuned_step
+if [ "$tuned" != "$retuned" ]; then
+  predicted[$tuned]=$first_proposal
+  predicted_step[$tuned]=$first_proposal_step
+fi
 
-splits=(none one mb:25 "index:[85,160]" "$tuned" "$retuned")
-names=("no fusion" "one bucket" "DDP default" "seeds" "tuned, first" "tuned, second")
+splits=(none one mb:25 "index:[85,160]" "$tuned" "$retuned" "$step_tuned")
+names=("no fusion" "one bucket" "DDP default" "seeds" "tuned, first" "tuned, second"
+  "tuned for step time")
 for round in $(seq "$rounds"); do
   for i in "${!splits[@]}"; do
     echo "round $round: ${names[$i]} (${splits[$i]}) ..." >&2
@@ -110,17 +136,18 @@ for round in $(seq "$rounds"); do
   done
 done
 
-echo "| split | allreduce_split | predicted exposed wait (ms) | measured (ms): median of steps | quartiles (ms) | error | step (ms) |"
-echo "|---|---|---:|---:|---:|---:|---:|"
+echo "| split | allreduce_split | predicted exposed wait (ms) | measured (ms): median of steps | quartiles (ms) | error | predicted step (ms) | measured step (ms) |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for i in "${!splits[@]}"; do
   measured=$(median <"$work/waits$i")
   low=$(quartile 0.25 <"$work/waits$i")
   high=$(quartile 0.75 <"$work/waits$i")
   step=$(cut -d' ' -f2 "$work/measured$i" | median)
   prediction=${predicted[${splits[$i]}]:-}
-  awk -v name="${names[$i]}" -v spelled="${splits[$i]}" -v p="$prediction" -v m="$measured" -v lo="$low" -v hi="$high" -v s="$step" 'BEGIN {
+  step_prediction=${predicted_step[${splits[$i]}]:-}
+  awk -v name="${names[$i]}" -v spelled="${splits[$i]}" -v p="$prediction" -v m="$measured" -v lo="$low" -v hi="$high" -v s="$step" -v ps="$step_prediction" 'BEGIN {
     error = (p == "") ? "" : (m == 0 ? sprintf("%+.2f ms", p / 1e6) : sprintf("%+.0f%% (%+.2f ms)", 100 * (p - m) / m, (p - m) / 1e6))
-    printf "| %s | `%s` | %s | %.2f | %.2f-%.2f | %s | %.0f |\n", name, spelled, p == "" ? "" : sprintf("%.2f", p / 1e6), m / 1e6, lo / 1e6, hi / 1e6, error, s / 1e6
+    printf "| %s | `%s` | %s | %.2f | %.2f-%.2f | %s | %s | %.0f |\n", name, spelled, p == "" ? "" : sprintf("%.2f", p / 1e6), m / 1e6, lo / 1e6, hi / 1e6, error, ps == "" ? "" : sprintf("%.0f", ps / 1e6), s / 1e6
   }'
 done
 echo

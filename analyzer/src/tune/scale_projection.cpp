@@ -1,5 +1,7 @@
 #include "parity/analyzer/tune/scale_projection.hpp"
 
+#include <span>
+
 #include "parity/analyzer/tune/split_optimizer.hpp"
 
 namespace parity::analyzer {
@@ -7,14 +9,16 @@ namespace parity::analyzer {
 std::vector<ScalePoint> project_scaling(const GradientProfile& profile, const CostModel& cost) {
   const std::vector<GradientBucket> ddp = AllreduceSplit::parse(kDdpDefaultSplit, "DDP's default")
                                               .buckets(profile.bytes, "DDP's default");
+  const auto added = [&](std::span<const GradientBucket> buckets, const AllreduceCost& at) {
+    return simulate_schedule(profile, buckets, at).done_ns - profile.compute_end_ns();
+  };
   std::vector<ScalePoint> points;
   for (std::int64_t ranks = kProjectionFirstRanks; ranks <= kProjectionLastRanks; ranks *= 2)
     for (const AllreduceAlgorithm algorithm :
          {AllreduceAlgorithm::kRing, AllreduceAlgorithm::kTree}) {
       const AllreduceCost at = cost.at(algorithm, ranks);
-      ScalePoint point{ranks, algorithm, simulate_schedule(profile, ddp, at).exposed_ns, 0,
-                       optimal_split(profile, at)};
-      point.optimum_exposed_ns = simulate_schedule(profile, point.optimum, at).exposed_ns;
+      ScalePoint point{ranks, algorithm, added(ddp, at), 0, optimal_split(profile, at)};
+      point.optimum_added_ns = added(point.optimum, at);
       points.push_back(std::move(point));
     }
   return points;

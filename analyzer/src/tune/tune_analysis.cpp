@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "parity/analyzer/profile/units.hpp"
@@ -66,6 +67,37 @@ void note_extrapolation(const SplitPrediction& optimum, const CostModel& cost,
   }
 }
 
+// Fits backward's slowdown under AllReduce from every run given and, where it
+// is clear, moves the profile to backward's own progress.
+ContentionFit fit_backward_contention(TuneInput& input) {
+  std::vector<const BackwardRecord*> records;
+  for (const auto* list : {&input.backward, &input.other_backward})
+    for (const BackwardRecord& record : *list) records.push_back(&record);
+  // Negligible: 2 % of backward for a step's gradients.
+  const double negligible =
+      0.02 * input.profile.compute_end_ns() / std::max(1.0, double(input.profile.total_bytes()));
+  const ContentionFit fit = fit_contention(records, negligible);
+  if (fit.used()) {
+    input.profile = own_progress_profile(input.backward, input.profile.bytes, fit.loss_ns_per_byte);
+  } else if (!fit.determined()) {
+    std::string text = "the traces cannot tell how much AllReduces slow backward down";
+    if (fit.fitted_ns_per_byte) {
+      char numbers[96];
+      std::snprintf(numbers, sizeof numbers, " (fitted %.3g +- %.2g ns a byte)",
+                    *fit.fitted_ns_per_byte, *fit.standard_error);
+      text += numbers;
+    }
+    input.notes.push_back(
+        text + ": assumed not at all; " +
+        (fit.runs < 2 ? "it needs a run that reduces a different amount during backward: "
+                        "record one with --set allreduce_split=one (none at all) and tune again "
+                        "with its traces in --costs-from"
+                      : "the runs given disagree more than the model allows (an AllReduce's cost "
+                        "to backward may not grow with its bytes alone on this machine)"));
+  }
+  return fit;
+}
+
 std::vector<GradientBucket> buckets_of(const std::string& split, const GradientProfile& profile) {
   return AllreduceSplit::parse(split, split).buckets(profile.bytes, split);
 }
@@ -103,26 +135,31 @@ TuneResult tune_allreduce(TuneInput input, const TuneOptions& options) {
     throw Error("--ranks must be at least 1, got " + std::to_string(ranks), "--ranks",
                 "pass the number of data-parallel ranks to predict for, e.g. --ranks 8");
   CostModel cost_model = make_cost_model(input, options.link);
+  const GradientProfile traced_profile = input.profile;  // wall times, no loss
+  const ContentionFit contention = fit_backward_contention(input);
   TuneResult result;
+  result.contention = contention;
+  result.objective = options.objective;
   result.input = std::move(input);
   result.cost = std::move(cost_model);
   result.ranks = ranks;
   const GradientProfile& profile = result.input.profile;
   const AllreduceCost cost = result.cost.at(AllreduceAlgorithm::kRing, ranks);
-  const auto wait = [&](const Schedule& schedule) {
-    return std::max(0.0, schedule.exposed_ns - result.input.backward_tail_ns);
-  };
   result.current_wait_at_traced_ns =
-      wait(simulate_schedule(profile, result.input.traced_buckets,
-                             result.cost.at(AllreduceAlgorithm::kRing, result.input.world_size)));
+      simulate_schedule(profile, result.input.traced_buckets,
+                        result.cost.at(AllreduceAlgorithm::kRing, result.input.world_size))
+          .wait_ns;
   const double measured_wait =
       result.input.allreduce_wait_ns.value_or(result.current_wait_at_traced_ns);
+  const double current_backward =
+      simulate_schedule(profile, result.input.traced_buckets, cost).backward_ns;
   const auto add = [&](std::string name, std::string split,
                        const std::vector<GradientBucket>& buckets) {
     Schedule schedule = simulate_schedule(profile, buckets, cost);
-    const double predicted_wait = wait(schedule);
-    result.splits.push_back({std::move(name), std::move(split), std::move(schedule), predicted_wait,
-                             result.input.step_ns - measured_wait + predicted_wait});
+    const double step = result.input.step_ns - measured_wait + schedule.wait_ns +
+                        (schedule.backward_ns - current_backward);
+    const double wait = schedule.wait_ns;
+    result.splits.push_back({std::move(name), std::move(split), std::move(schedule), wait, step});
   };
   add("current", result.input.traced_split, result.input.traced_buckets);
   for (const auto& [name, split] :
@@ -130,12 +167,14 @@ TuneResult tune_allreduce(TuneInput input, const TuneOptions& options) {
     add(name, split, buckets_of(split, profile));
   if (profile.ready_ns.size() >= kSeedsParameters)
     add("seeds", kSeedsSplit, buckets_of(kSeedsSplit, profile));
-  const std::vector<GradientBucket> greedy = mg_wfbp_split(profile, cost);
+  const GradientProfile& searched =
+      options.objective == SplitObjective::kStep ? profile : traced_profile;
+  const std::vector<GradientBucket> greedy = mg_wfbp_split(searched, cost);
   add("mg-wfbp", end_index_text(greedy), greedy);
-  const std::vector<GradientBucket> optimum = optimal_split(profile, cost);
+  const std::vector<GradientBucket> optimum = optimal_split(searched, cost);
   add("optimum", end_index_text(optimum), optimum);
   note_extrapolation(result.splits.back(), result.cost, result.input.notes);
-  if (options.simulate) result.projection = project_scaling(profile, result.cost);
+  if (options.simulate) result.projection = project_scaling(searched, result.cost);
   return result;
 }
 

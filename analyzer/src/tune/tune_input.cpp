@@ -72,24 +72,33 @@ std::vector<std::int64_t> common_steps(const std::vector<RankSteps>& ranks) {
 
 double median(std::vector<double> values) { return distribution_of(values).median_ns; }
 
-GradientProfile ready_profile(const std::vector<RankTrace>& traces,
-                              const std::vector<RankSteps>& ranks,
-                              const std::vector<std::int64_t>& steps) {
-  const std::size_t params = traces.front().param_names.size();
-  GradientProfile profile;
-  profile.bytes.assign(params, 0);
-  for (const GradientReady& row : traces.front().ready)
-    if (row.step == steps.front()) profile.bytes[static_cast<std::size_t>(row.param)] = row.bytes;
-  for (std::size_t param = 0; param < params; ++param) {
-    std::vector<double> latest;
+std::vector<BackwardRecord> backward_records(const std::vector<RankTrace>& traces,
+                                             const std::vector<RankSteps>& ranks,
+                                             const std::vector<std::int64_t>& steps) {
+  std::vector<BackwardRecord> records;
+  for (std::size_t r = 0; r < traces.size(); ++r)
     for (const std::int64_t step : steps) {
-      std::int64_t value = kMissing;
-      for (const RankSteps& rank : ranks) value = std::max(value, rank.ready.at(step)[param]);
-      latest.push_back(static_cast<double>(value));
+      const RankStep& timing = traces[r].steps.at(step);
+      const auto start = double(*timing.backward_start_ns);
+      BackwardRecord& record = records.emplace_back();
+      record.rank = traces[r].rank;
+      record.step = step;
+      for (const std::int64_t offset : ranks[r].ready.at(step))
+        record.ready_ns.push_back(double(offset));
+      record.end_ns = double(*timing.backward_end_ns) - start;
+      for (const BucketAllreduce* row : ranks[r].allreduces.at(step))
+        record.allreduces.push_back({double(row->start_ns) - start,
+                                     double(row->start_ns + row->dur_ns) - start,
+                                     double(row->bytes)});
     }
-    profile.ready_ns.push_back(median(std::move(latest)));
-  }
-  return profile;
+  return records;
+}
+
+std::vector<std::uint64_t> parameter_bytes(const RankTrace& trace, std::int64_t step) {
+  std::vector<std::uint64_t> bytes(trace.param_names.size(), 0);
+  for (const GradientReady& row : trace.ready)
+    if (row.step == step) bytes[static_cast<std::size_t>(row.param)] = row.bytes;
+  return bytes;
 }
 
 std::vector<GradientBucket> traced_buckets(const RankTrace& trace, const RankSteps& steps,
@@ -230,11 +239,12 @@ TuneInput combine_ranks(std::vector<RankTrace> traces) {
     input.warm_up_step = input.steps.front();
     input.steps.erase(input.steps.begin());
   }
-  input.profile = ready_profile(traces, ranks, input.steps);
+  input.backward = backward_records(traces, ranks, input.steps);
+  input.profile = own_progress_profile(input.backward,
+                                       parameter_bytes(traces.front(), input.steps.front()), 0.0);
   input.traced_buckets = traced_buckets(traces.front(), ranks.front(), input.steps.front());
   cost_samples(traces, ranks, input);
   measured_times(traces, ranks, input);
-  input.profile.backward_end_ns = input.profile.last_ready_ns() + input.backward_tail_ns;
   check_split_meta(traces.front(), input);
   return input;
 }
@@ -267,11 +277,15 @@ void add_cost_runs(TuneInput& input, const std::vector<std::filesystem::path>& p
       throw Error("this run's model has " + std::to_string(run.front().param_names.size()) +
                       " parameters, the tuned run's " + std::to_string(input.param_names.size()),
                   first + " (--costs-from)", "pass runs of the same model to --costs-from");
-    const TuneInput other = combine_ranks(std::move(run));
+    TuneInput other = combine_ranks(std::move(run));
+    const std::int64_t run_number = &run - runs.data() + 1;
+    for (BackwardRecord& record : other.backward) record.run = run_number;
     for (const auto& [to, from] : {std::pair{&input.samples, &other.samples},
                                    std::pair{&input.busy_samples, &other.busy_samples},
                                    std::pair{&input.idle_samples, &other.idle_samples}})
       to->insert(to->end(), from->begin(), from->end());
+    input.other_backward.insert(input.other_backward.end(), other.backward.begin(),
+                                other.backward.end());
     input.notes.push_back("AllReduce costs also from " + first +
                           (other.paths.size() > 1 ? " and its other ranks" : "") + " (split " +
                           other.traced_split + ")");

@@ -19,6 +19,7 @@ json split_json(const SplitPrediction& prediction) {
           {"buckets", buckets.size()},
           {"exposed_ns", json_number(prediction.schedule.exposed_ns)},
           {"wait_ns", json_number(prediction.wait_ns)},
+          {"backward_ns", json_number(prediction.schedule.backward_ns)},
           {"step_ns", json_number(prediction.step_ns)},
           {"index", end_index_text(buckets)},
           {"split_points", split_point_text(buckets)},
@@ -58,6 +59,15 @@ json link_json(const CostModel& cost) {
   return link;
 }
 
+json contention_json(const ContentionFit& fit) {
+  return {{"backward_ns_lost_per_byte", json_number(fit.loss_ns_per_byte)},
+          {"fitted_ns_per_byte", optional_number(fit.fitted_ns_per_byte)},
+          {"standard_error", optional_number(fit.standard_error)},
+          {"used", fit.used()},
+          {"runs", fit.runs},
+          {"samples", fit.samples}};
+}
+
 }  // namespace
 
 json tune_json(const TuneResult& result) {
@@ -75,11 +85,11 @@ json tune_json(const TuneResult& result) {
     projection.push_back(
         {{"ranks", point.ranks},
          {"algorithm", algorithm_name(point.algorithm)},
-         {"ddp_exposed_ns", json_number(point.ddp_exposed_ns)},
-         {"optimum_exposed_ns", json_number(point.optimum_exposed_ns)},
+         {"ddp_added_ns", json_number(point.ddp_added_ns)},
+         {"optimum_added_ns", json_number(point.optimum_added_ns)},
          {"gain_ns", json_number(point.gain_ns())},
-         {"gain_percent", point.ddp_exposed_ns > 0
-                              ? json_number(point.gain_ns() / point.ddp_exposed_ns * 100.0)
+         {"gain_percent", point.ddp_added_ns > 0
+                              ? json_number(point.gain_ns() / point.ddp_added_ns * 100.0)
                               : json(nullptr)},
          {"optimum_buckets", point.optimum.size()},
          {"optimum_split", end_index_text(point.optimum)}});
@@ -91,6 +101,8 @@ json tune_json(const TuneResult& result) {
           {"steps", input.steps},
           {"warm_up_step", input.warm_up_step ? json(*input.warm_up_step) : json(nullptr)},
           {"link", link_json(result.cost)},
+          {"objective", result.objective == SplitObjective::kStep ? "step" : "exposed"},
+          {"contention", contention_json(result.contention)},
           {"measured",
            {{"split", input.traced_split},
             {"step_ns", json_number(input.step_ns)},

@@ -84,6 +84,24 @@ void write_link(const CostModel& cost, std::int64_t ranks, std::ostream& out) {
   out << "predicting for " << ranks << " rank" << (ranks == 1 ? "" : "s") << " (ring model)\n";
 }
 
+void write_contention(const ContentionFit& fit, std::ostream& out) {
+  char text[200];
+  if (fit.used())
+    std::snprintf(text, sizeof text,
+                  "each byte reduced during backward costs backward %.3g ns (+- %.2g; %.1f ms "
+                  "per 100 MB), fitted on %zu runs\n",
+                  fit.loss_ns_per_byte, *fit.standard_error, fit.loss_ns_per_byte * 100, fit.runs);
+  else if (fit.determined())
+    std::snprintf(text, sizeof text,
+                  "AllReduces slow backward down by at most 2%% (%.3g +- %.2g ns a byte)\n",
+                  *fit.fitted_ns_per_byte, *fit.standard_error);
+  else
+    std::snprintf(text, sizeof text,
+                  "how much AllReduces slow backward down is unknown (see the notes): not "
+                  "modelled\n");
+  out << text;
+}
+
 void write_measured(const TuneResult& result, std::ostream& out) {
   const TuneInput& input = result.input;
   out << "\nmeasured: step " << format_duration(input.step_ns)
@@ -100,19 +118,22 @@ void write_measured(const TuneResult& result, std::ostream& out) {
     out << " (error " << text << ")";
   }
   out << "\nbackward runs on " << format_duration(input.backward_tail_ns)
-      << " after its last gradient; the step waits for the exposed communication less that\n\n";
+      << " after its last gradient; the step waits for the exposed communication less that\n";
+  write_contention(result.contention, out);
+  out << '\n';
 }
 
 void write_splits(const TuneResult& result, std::ostream& out) {
   const double current = result.split("current").step_ns;
   out << std::left << std::setw(34) << "split" << std::right << std::setw(8) << "buckets"
-      << std::setw(11) << "exposed" << std::setw(11) << "wait" << std::setw(11) << "step"
-      << std::setw(13) << "vs current" << '\n';
+      << std::setw(11) << "exposed" << std::setw(11) << "wait" << std::setw(11) << "backward"
+      << std::setw(11) << "step" << std::setw(13) << "vs current" << '\n';
   for (const SplitPrediction& prediction : result.splits)
     out << std::left << std::setw(34) << label(prediction) << std::right << std::setw(8)
         << prediction.schedule.buckets.size() << std::setw(11)
         << format_duration(prediction.schedule.exposed_ns) << std::setw(11)
         << format_duration(prediction.wait_ns) << std::setw(11)
+        << format_duration(prediction.schedule.backward_ns) << std::setw(11)
         << format_duration(prediction.step_ns) << std::setw(13)
         << signed_duration(prediction.step_ns - current) << '\n';
   out << std::left;
@@ -123,8 +144,11 @@ void write_answer(const TuneResult& result, std::ostream& out) {
   out << "\nMG-WFBP greedy merge: --set allreduce_split=" << greedy.split << '\n';
   const SplitPrediction& optimum = result.split("optimum");
   const std::vector<GradientBucket> buckets = optimum.buckets();
-  out << "optimum: " << buckets.size() << " bucket" << (buckets.size() == 1 ? "" : "s")
-      << ", exposed " << format_duration(optimum.schedule.exposed_ns) << ", step "
+  out << "optimum ("
+      << (result.objective == SplitObjective::kStep ? "least modelled step time"
+                                                    : "least exposed communication")
+      << "): " << buckets.size() << " bucket" << (buckets.size() == 1 ? "" : "s") << ", exposed "
+      << format_duration(optimum.schedule.exposed_ns) << ", step "
       << format_duration(optimum.step_ns) << '\n'
       << "  parity-train            --set allreduce_split=" << optimum.split << '\n'
       << "  MindSpore, segment ends all_reduce_fusion_config="
@@ -136,17 +160,18 @@ void write_answer(const TuneResult& result, std::ostream& out) {
 
 void write_projection(const TuneResult& result, std::ostream& out) {
   if (result.projection.empty()) return;
-  out << "\nprojection: exposed communication of DDP's default (" << kDdpDefaultSplit
-      << ") and of the optimum at each size, the same gradient-ready times\n"
+  out << "\nprojection: what communication adds to the step (the wait after backward and "
+         "backward's slowdown) with DDP's default ("
+      << kDdpDefaultSplit << ") and with the optimum at each size, the same gradient-ready times\n"
       << std::right << std::setw(6) << "ranks" << std::setw(7) << "model" << std::setw(12) << "DDP"
       << std::setw(12) << "optimum" << std::setw(12) << "gain" << std::setw(9) << "buckets\n";
   for (const ScalePoint& point : result.projection) {
     char gain[32];
     std::snprintf(gain, sizeof gain, "%.1f%%",
-                  point.ddp_exposed_ns > 0 ? point.gain_ns() / point.ddp_exposed_ns * 100.0 : 0.0);
+                  point.ddp_added_ns > 0 ? point.gain_ns() / point.ddp_added_ns * 100.0 : 0.0);
     out << std::setw(6) << point.ranks << std::setw(7) << algorithm_name(point.algorithm)
-        << std::setw(12) << format_duration(point.ddp_exposed_ns) << std::setw(12)
-        << format_duration(point.optimum_exposed_ns) << std::setw(12) << gain << std::setw(8)
+        << std::setw(12) << format_duration(point.ddp_added_ns) << std::setw(12)
+        << format_duration(point.optimum_added_ns) << std::setw(12) << gain << std::setw(8)
         << point.optimum.size() << '\n';
   }
   out << std::left;

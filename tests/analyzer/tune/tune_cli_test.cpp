@@ -50,6 +50,24 @@ TEST_CASE("parity tune-allreduce prints the optimum and its predictions as JSON"
     CHECK(optimum["exposed_ns"].get<double>() <= split["exposed_ns"].get<double>() + 1e-6);
   CHECK(report["projection"].size() == 16);
   CHECK(report["gradients"].size() == 6);
+  // One run with identical steps cannot measure backward's slowdown: not used, and said so.
+  CHECK(report["objective"] == "exposed");
+  CHECK(report["contention"]["used"] == false);
+  CHECK(report["contention"]["fitted_ns_per_byte"].is_null());
+  CHECK(report["contention"]["backward_ns_lost_per_byte"] == 0);
+  bool noted = false;
+  for (const json& note : report["notes"])
+    noted = noted || note.get<std::string>().find("slow backward down") != std::string::npos;
+  CHECK(noted);
+  for (const json& split : report["splits"]) CHECK(split["backward_ns"].get<double>() > 0);
+
+  const auto step = parity_cli({"tune-allreduce", paths[0].string(), paths[1].string(), "--format",
+                                "json", "--objective", "step"});
+  REQUIRE(step.exit_code == 0);
+  const json by_step = json::parse(step.out);
+  CHECK(by_step["objective"] == "step");
+  for (const json& split : by_step["splits"])
+    CHECK(by_step["optimum"]["step_ns"].get<double>() <= split["step_ns"].get<double>() + 1e-6);
 
   const auto text = parity_cli({"tune-allreduce", paths[0].string(), paths[1].string()});
   REQUIRE(text.exit_code == 0);
@@ -72,4 +90,6 @@ TEST_CASE("parity tune-allreduce refuses bad input with exit code 2", "[e2e]") {
   check_refused(parity_cli({"tune-allreduce", paths[0].string(), "--link", "carrier-pigeon"}),
                 "unknown link 'carrier-pigeon'");
   check_refused(parity_cli({"tune-allreduce", (dir / "missing.db").string()}), "missing.db");
+  check_refused(parity_cli({"tune-allreduce", paths[0].string(), "--objective", "fastest"}),
+                "--objective");
 }

@@ -1,10 +1,11 @@
 // Gradient splits chosen for a profile and a cost, under the in-order
 // schedule of bucket_schedule.hpp (docs/tune-allreduce.md explains both):
-//   optimal_split  an exact dynamic program over contiguous buckets, O(n^2)
-//                  cost evaluations: no other split of the parameters into
-//                  contiguous buckets has less exposed communication, for any
-//                  busy and idle costs; of the splits that reach it, one with the
-//                  fewest buckets (O(n^2) more work per bucket);
+//   optimal_split  a dynamic program over contiguous buckets: the least
+//                  `done` (backward and every AllReduce finished), then the
+//                  least exposed communication, then the fewest buckets.
+//                  Exact, for any busy and idle costs, when AllReduces do not
+//                  slow backward (no loss per byte); with a loss, within about
+//                  1/1000 of backward per bucket (optimal_split.cpp);
 //   mg_wfbp_split  the greedy merge of MG-WFBP (Shi et al., INFOCOM 2019 and
 //                  IEEE TPDS 2021), the heuristic the optimum is compared to.
 #pragma once

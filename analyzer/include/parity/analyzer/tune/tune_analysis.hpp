@@ -3,11 +3,14 @@
 // communication and step time of the run's own split and of the usual
 // alternatives, finds the optimal split and MG-WFBP's, and with `simulate`
 // projects the optimum's gain over DDP's default to larger clusters.
-//   exposed  the last AllReduce's end after the last gradient was ready (the
-//            schedule's, which the split optimises)
-//   wait     what the step waits after backward: exposed less the backward
-//            tail, at least 0 (allreduce_wait, as the trainer traces it)
-//   step     the measured step - the measured wait + the predicted wait
+// Backward's ready times are its own progress when the traces show that the
+// AllReduces beside it slow it down (backward_contention.hpp), so each split
+// also predicts backward's length.
+//   exposed  the last AllReduce's end after the last gradient was ready
+//   wait     what the step waits after backward (allreduce_wait, as the
+//            trainer traces it)
+//   step     the measured step - the measured wait + the predicted wait +
+//            the predicted change of backward from the current split's
 #pragma once
 
 #include <cstdint>
@@ -22,7 +25,17 @@
 
 namespace parity::analyzer {
 
+// What the optimum (and MG-WFBP's merge) minimises:
+//   exposed  the exposed communication of the traced ready times, as if
+//            AllReduces did not slow backward (the traced profile already
+//            holds the current split's slowdown): exact;
+//   step     the modelled step time (`done`), with backward's slowdown under
+//            AllReduce when the traces measure it.
+// Either way every split's prediction uses the full model.
+enum class SplitObjective { kExposed, kStep };
+
 struct TuneOptions {
+  SplitObjective objective = SplitObjective::kExposed;
   Link link = Link::kMeasured;
   std::optional<std::int64_t> ranks;  // default: the traced world size
   bool simulate = false;
@@ -42,7 +55,9 @@ struct SplitPrediction {
 struct TuneResult {
   TuneInput input;  // its notes gain the model's caveats (an extrapolated cost)
   CostModel cost;
-  std::int64_t ranks = 0;  // the rank count predicted for
+  SplitObjective objective = SplitObjective::kExposed;
+  ContentionFit contention;  // input.profile carries its loss when it is used
+  std::int64_t ranks = 0;    // the rank count predicted for
   // The current split's wait predicted at the traced world size: what the
   // measured allreduce_wait checks.
   double current_wait_at_traced_ns = 0;

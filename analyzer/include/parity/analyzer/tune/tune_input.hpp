@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "parity/analyzer/tune/backward_contention.hpp"
 #include "parity/analyzer/tune/bucket_schedule.hpp"
 #include "parity/analyzer/tune/cost_table.hpp"
 #include "parity/analyzer/tune/rank_trace.hpp"
@@ -31,7 +32,10 @@ struct TuneInput {
   std::vector<std::string> paths;  // by rank
   std::int64_t world_size = 1;     // as traced
   std::vector<std::string> param_names;
-  GradientProfile profile;
+  GradientProfile profile;  // wall times: backward_rate_during_allreduce 1
+  // Every rank's backward in every step used, and those of the runs added
+  // with add_cost_runs: what the contention fit reads.
+  std::vector<BackwardRecord> backward, other_backward;
   std::vector<GradientBucket> traced_buckets;  // the split the run used, from its AllReduces
   std::string traced_split;  // meta trainer.allreduce_split, else the buckets' index form
   std::vector<AllreduceSample> samples;       // one per step and bucket
