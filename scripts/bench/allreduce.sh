@@ -2,8 +2,9 @@
 # AllReduce split benchmark (issue 9's acceptance): ResNet-50 on 2 CPU ranks
 # under mpirun, traced, with the split left at DDP's default (mb:25); then
 # `parity tune-allreduce` on those traces proposes a split, which is recorded
-# once, with a one-bucket reference run, and tuned again with their traces
-# (--costs-from: the proposal's AllReduce costs, and backward's slowdown
+# once, with two reference runs (one bucket and no fusion), and tuned again
+# with their traces (--costs-from: the AllReduce costs of the proposal's bucket
+# sizes and of every single gradient, and backward's slowdown
 # under AllReduce from the runs' different overlap); then both proposals,
 # no fusion, one bucket, DDP's default and the seeds' index:[85,160] are run
 # again, round-robin, and each one's exposed communication is measured: per
@@ -81,20 +82,22 @@ run profile mb:25
 tune profile >"$work/tune.json"
 tuned=$(field 'd["optimum"]["split"]' <"$work/tune.json")
 "$parity" tune-allreduce "$work"/profile.rank0.db "$work"/profile.rank1.db >&2
-# The second iteration: record the proposed split once, and one bucket (no AllReduce during
-# backward: backward's own time), and tune again with their traces: the proposal's AllReduces
-# fill the cost tables where the first proposal extrapolated, and the two runs' different
-# overlap measures how much AllReduces slow backward down.
-echo "recording the proposed split $tuned and one bucket for a second tuning ..." >&2
+# The second iteration: record the proposed split once, one bucket (no AllReduce during
+# backward: backward's own time) and no fusion (every gradient's size reduced during backward),
+# and tune again with their traces: their AllReduces fill the cost tables where the first
+# proposal extrapolated, and the runs' different overlap measures how much AllReduces slow
+# backward down.
+echo "recording the proposed split $tuned, one bucket and no fusion for a second tuning ..." >&2
 run proposal "$tuned"
 run reference one
-tune profile --costs-from "$work"/proposal.rank*.db "$work"/reference.rank*.db >"$work/tune2.json"
+run unfused none
+references=("$work"/proposal.rank*.db "$work"/reference.rank*.db "$work"/unfused.rank*.db)
+tune profile --costs-from "${references[@]}" >"$work/tune2.json"
 retuned=$(field 'd["optimum"]["split"]' <"$work/tune2.json")
-tune profile --costs-from "$work"/proposal.rank*.db "$work"/reference.rank*.db \
-  --objective step >"$work/tune_step.json"
+tune profile --costs-from "${references[@]}" --objective step >"$work/tune_step.json"
 step_tuned=$(field 'd["optimum"]["split"]' <"$work/tune_step.json")
 "$parity" tune-allreduce "$work"/profile.rank0.db "$work"/profile.rank1.db \
-  --costs-from "$work"/proposal.rank*.db "$work"/reference.rank*.db >&2
+  --costs-from "${references[@]}" >&2
 
 # Predictions by split: the second tuning's, which has the better cost tables, and the
 # first tuning's for its own proposal.

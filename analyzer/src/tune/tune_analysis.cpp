@@ -24,8 +24,9 @@ std::size_t message_sizes(const std::vector<AllreduceSample>& samples) {
 }
 
 // The idle table from the calibration sweep and the AllReduces after backward;
-// the busy table from those during backward. Traces without enough idle sizes
-// (recorded before the sweep existed) get one table of every AllReduce.
+// the busy table from those during backward and, priced by the idle table,
+// those across its end. Traces without enough idle sizes (recorded before the
+// sweep existed) get one table of every AllReduce.
 CostModel make_cost_model(TuneInput& input, Link link) {
   if (link != Link::kMeasured) return CostModel::preset(link);
   const std::string where = input.paths.front() + (input.paths.size() > 1 ? " ..." : "");
@@ -33,11 +34,16 @@ CostModel make_cost_model(TuneInput& input, Link link) {
     throw Error("the trace's world size is " + std::to_string(input.world_size) +
                     ": its AllReduce times say nothing about a link",
                 where, "record with several ranks, or pass --link nvlink, ib or ethernet");
-  std::optional<CostTable> busy;
-  if (message_sizes(input.busy_samples) >= 2) busy.emplace(input.busy_samples, where);
-  if (message_sizes(input.idle_samples) >= 2)
-    return CostModel::measured(CostTable(input.idle_samples, where), std::move(busy),
-                               input.world_size);
+  if (message_sizes(input.idle_samples) >= 2) {
+    CostTable idle(input.idle_samples, where);
+    std::vector<AllreduceSample> busy_samples = input.busy_samples;
+    for (const StraddleSample& straddle : input.straddle_samples)
+      if (const std::optional<AllreduceSample> busy = busy_cost_of(straddle, idle))
+        busy_samples.push_back(*busy);
+    std::optional<CostTable> busy;
+    if (message_sizes(busy_samples) >= 2) busy.emplace(busy_samples, where);
+    return CostModel::measured(std::move(idle), std::move(busy), input.world_size);
+  }
   input.notes.push_back(
       "the traces hold no AllReduce calibration sweep and fewer than two message sizes reduced "
       "after backward: every traced AllReduce makes one cost table, used whether backward runs "

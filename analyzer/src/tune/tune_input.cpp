@@ -126,7 +126,7 @@ std::vector<GradientBucket> traced_buckets(const RankTrace& trace, const RankSte
 
 // Per step and bucket the shortest duration across ranks, when every rank has
 // it, into input.samples and, by what that rank ran beside it, into
-// busy_samples or idle_samples.
+// busy_samples, idle_samples or straddle_samples.
 void cost_samples(const std::vector<RankTrace>& traces, const std::vector<RankSteps>& ranks,
                   TuneInput& input) {
   for (const std::int64_t step : input.steps) {
@@ -147,8 +147,14 @@ void cost_samples(const std::vector<RankTrace>& traces, const std::vector<RankSt
       const AllreduceSample sample{static_cast<std::uint64_t>(row->bytes), double(row->dur_ns)};
       input.samples.push_back(sample);
       const std::int64_t backward_end = *traces[r].steps.at(step).backward_end_ns;
-      if (row->start_ns + row->dur_ns <= backward_end) input.busy_samples.push_back(sample);
-      if (row->start_ns >= backward_end) input.idle_samples.push_back(sample);
+      const std::int64_t end = row->start_ns + row->dur_ns;
+      if (end <= backward_end)
+        input.busy_samples.push_back(sample);
+      else if (row->start_ns >= backward_end)
+        input.idle_samples.push_back(sample);
+      else
+        input.straddle_samples.push_back(
+            {sample.bytes, double(backward_end - row->start_ns), double(end - backward_end)});
     }
   }
   // The calibration sweep: the k-th AllReduce of every rank is one collective.
@@ -284,6 +290,8 @@ void add_cost_runs(TuneInput& input, const std::vector<std::filesystem::path>& p
                                    std::pair{&input.busy_samples, &other.busy_samples},
                                    std::pair{&input.idle_samples, &other.idle_samples}})
       to->insert(to->end(), from->begin(), from->end());
+    input.straddle_samples.insert(input.straddle_samples.end(), other.straddle_samples.begin(),
+                                  other.straddle_samples.end());
     input.other_backward.insert(input.other_backward.end(), other.backward.begin(),
                                 other.backward.end());
     input.notes.push_back("AllReduce costs also from " + first +

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "expect_error.hpp"
+#include "parity/analyzer/tune/straddle_sample.hpp"
 
 using namespace parity::analyzer;
 
@@ -120,6 +121,27 @@ TEST_CASE("a busy table prices AllReduces during backward, never below the idle 
   // The link's alpha and beta come from the idle table.
   CHECK(model.params().beta_ns_per_byte ==
         Approx(link_from_ring_line(idle.line(), 2).beta_ns_per_byte));
+}
+
+TEST_CASE("a straddling AllReduce prices the busy cost by the schedule's own rule", "[unit]") {
+  const CostTable idle({{1'000, 100'000}, {3'000, 300'000}}, "idle");  // 100 ns a byte
+  // 2 kB: idle 200 us. 50 us after backward is a quarter of the work, so the
+  // 150 us before it did three quarters: busy 200 us (no contention).
+  const std::optional<AllreduceSample> even = busy_cost_of({2'000, 150'000, 50'000}, idle);
+  REQUIRE(even);
+  CHECK(even->bytes == 2'000);
+  CHECK(even->ns == Approx(200'000));
+  // Half the work after backward, 300 us before it: busy at half the idle rate.
+  CHECK(busy_cost_of({2'000, 300'000, 100'000}, idle)->ns == Approx(600'000));
+  // The inverse of the schedule: the straddler ends where allreduce_end says.
+  const double busy = busy_cost_of({2'000, 300'000, 100'000}, idle)->ns;
+  CHECK(allreduce_end(0, busy, idle.at(2'000), 300'000) == Approx(400'000));
+  // A remainder as long as a whole idle AllReduce: nothing done beside backward.
+  CHECK_FALSE(busy_cost_of({2'000, 300'000, 190'000}, idle));
+  CHECK_FALSE(busy_cost_of({2'000, 300'000, 250'000}, idle));
+  // Less than a quarter during backward: too uncertain to price.
+  CHECK_FALSE(busy_cost_of({2'000, 30'000, 160'000}, idle));
+  CHECK(busy_cost_of({2'000, 30'000, 140'000}, idle)->ns == Approx(100'000));
 }
 
 TEST_CASE("an AllReduce that outlives backward finishes at the idle rate", "[unit]") {

@@ -3,6 +3,7 @@
 // every other split, and the projection to larger clusters.
 #include "parity/analyzer/tune/tune_analysis.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "expect_error.hpp"
@@ -36,6 +37,23 @@ TEST_CASE("the current split's prediction reproduces the measured wait", "[unit]
   CHECK(current.schedule.exposed_ns == Approx(double(tune_fixture::expected_exposed_ns(run))));
   CHECK(current.wait_ns == Approx(wait));
   CHECK(current.step_ns == Approx(result.input.step_ns));
+}
+
+TEST_CASE("a bucket across backward's end joins the busy table, priced by the idle one", "[unit]") {
+  TempDir dir;
+  tune_fixture::Run run;  // bucket 0 (1.004 MB) outlives backward by 50.4 us of 150.4
+  run.calibration_bytes = {256, 4'000'000};
+  run.calibration_cost = run.cost;  // the same link: idle(1.004 MB) is 150.4 us
+  const TuneResult result = tune_allreduce(fixture_input(dir, run), {});
+  REQUIRE(result.cost.busy_table());
+  const auto& entries = result.cost.busy_table()->entries();
+  const auto straddler = std::find_if(entries.begin(), entries.end(),
+                                      [](const auto& entry) { return entry.bytes == 1'004'000; });
+  REQUIRE(straddler != entries.end());
+  CHECK(straddler->samples == 3);
+  CHECK(straddler->ns == Approx(double(run.cost(1'004'000))));
+  // The model then reproduces the run.
+  CHECK(result.current_wait_at_traced_ns == Approx(double(tune_fixture::expected_wait_ns(run))));
 }
 
 TEST_CASE("the optimum is no worse than any other split, and each step time follows", "[unit]") {

@@ -42,6 +42,14 @@ TEST_CASE("two ranks combine into one ready profile, cost samples and measured t
   CHECK(input.busy_samples.size() == 6);
   for (const AllreduceSample& sample : input.busy_samples) CHECK(sample.bytes != 1'004'000);
   CHECK(input.idle_samples.empty());
+  // It straddles: on rank 1 (the shortest, 150.4 us) it starts with the last
+  // gradient, 100 us before backward ends, and ends 50.4 us after.
+  REQUIRE(input.straddle_samples.size() == 3);
+  for (const StraddleSample& sample : input.straddle_samples) {
+    CHECK(sample.bytes == 1'004'000);
+    CHECK(sample.during_ns == 100'000);
+    CHECK(sample.after_ns == 50'400);
+  }
   CHECK(input.profile.backward_end_ns == 6'200'000 + run.backward_tail);
   CHECK(input.allreduce_wait_ns == double(tune_fixture::expected_wait_ns(run)));
   CHECK(input.backward_tail_ns == run.backward_tail);
@@ -58,6 +66,7 @@ TEST_CASE("the calibration sweep and AllReduces after backward are idle costs", 
   TuneInput input = load_tune_input(paths);
   CHECK(input.samples.size() == 9);  // the sweep is not a bucket
   CHECK(input.busy_samples.size() == 6);
+  CHECK(input.straddle_samples.empty());
   REQUIRE(input.idle_samples.size() == 6);
   std::vector<std::uint64_t> idle_bytes;
   for (const AllreduceSample& sample : input.idle_samples) {

@@ -5,8 +5,9 @@
 // samples (per step and bucket the shortest duration across ranks: the rank
 // that arrived last saw the pure transfer), sorted by what ran beside them on
 // that rank: `busy` ended before backward did, `idle` started after it (or
-// belongs to the calibration sweep), the rest straddle the end of backward and
-// are neither; and the measured step time and exposed communication.
+// belongs to the calibration sweep), the rest straddle the end of backward
+// (their busy cost follows once the idle costs are known); and the measured
+// step time and exposed communication.
 //
 // All of it is in one frame: each rank's step aligned at its backward start.
 // Backward often runs on after its last gradient (the input's gradient, the
@@ -25,6 +26,7 @@
 #include "parity/analyzer/tune/bucket_schedule.hpp"
 #include "parity/analyzer/tune/cost_table.hpp"
 #include "parity/analyzer/tune/rank_trace.hpp"
+#include "parity/analyzer/tune/straddle_sample.hpp"
 
 namespace parity::analyzer {
 
@@ -38,12 +40,13 @@ struct TuneInput {
   std::vector<BackwardRecord> backward, other_backward;
   std::vector<GradientBucket> traced_buckets;  // the split the run used, from its AllReduces
   std::string traced_split;  // meta trainer.allreduce_split, else the buckets' index form
-  std::vector<AllreduceSample> samples;       // one per step and bucket
-  std::vector<AllreduceSample> busy_samples;  // of those, the ones during backward
-  std::vector<AllreduceSample> idle_samples;  // after backward, and the calibration sweep
-  std::vector<std::int64_t> steps;            // the steps used
-  std::optional<std::int64_t> warm_up_step;   // left out
-  double step_ns = 0;                         // median over steps of the slowest rank's step
+  std::vector<AllreduceSample> samples;          // one per step and bucket
+  std::vector<AllreduceSample> busy_samples;     // of those, the ones during backward
+  std::vector<AllreduceSample> idle_samples;     // after backward, and the calibration sweep
+  std::vector<StraddleSample> straddle_samples;  // the rest: across backward's end
+  std::vector<std::int64_t> steps;               // the steps used
+  std::optional<std::int64_t> warm_up_step;      // left out
+  double step_ns = 0;                            // median over steps of the slowest rank's step
   // Median over steps of the least allreduce_wait across ranks: what the
   // step paid for communication.
   std::optional<double> allreduce_wait_ns;
