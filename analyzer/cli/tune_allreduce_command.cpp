@@ -13,7 +13,7 @@ namespace parity::cli {
 
 void add_tune_allreduce_command(CLI::App& app, Run& run) {
   struct Options {
-    std::vector<std::string> traces, cost_runs;
+    std::vector<std::string> traces, cost_runs, asked_splits;
     std::optional<std::int64_t> ranks;
     std::string link = "measured", format = "text", objective = "exposed";
     bool simulate = false;
@@ -35,6 +35,12 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
                       "allreduce_split=one: their AllReduces add message sizes to the cost "
                       "tables, and their backward phases measure how much AllReduces slow "
                       "backward down");
+  command
+      ->add_option("--predict", options->asked_splits,
+                   "Also predict this split (allreduce_split's forms: index:[85,160], "
+                   "split:[86,161], mb:25, none, one); repeat for several")
+      // One split a flag, taken whole: CLI11 would read "[85,160]" as a list.
+      ->allow_extra_args(false);
   command->add_option("--ranks", options->ranks,
                       "Predict for this many ranks (default: the traced world size)");
   command->add_option("--link", options->link,
@@ -57,6 +63,7 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
       tune.link = analyzer::parse_link(options->link);
       tune.ranks = options->ranks;
       tune.simulate = options->simulate;
+      tune.asked_splits = options->asked_splits;
       tune.objective = options->objective == "step" ? analyzer::SplitObjective::kStep
                                                     : analyzer::SplitObjective::kExposed;
       analyzer::TuneInput input;

@@ -40,8 +40,8 @@ double GradientProfile::last_ready_ns() const {
 }
 
 double GradientProfile::backward_rate(double message_bytes, double busy_ns) const {
-  if (backward_ns_lost_per_byte <= 0) return 1.0;
-  const double lost = backward_ns_lost_per_byte * message_bytes;
+  if (!backward_loss.any()) return 1.0;
+  const double lost = backward_loss.lost_ns(message_bytes, message_bytes);
   return busy_ns > lost ? std::max(kLeastBackwardRate, 1.0 - lost / busy_ns) : kLeastBackwardRate;
 }
 

@@ -151,7 +151,7 @@ std::vector<GradientBucket> optimal_split(const GradientProfile& profile,
   if (n == 0) return {};
   const BucketTable table(profile, cost);
   // Exact up to rounding without slowdown; at kResolution with it.
-  const bool exact = profile.backward_ns_lost_per_byte <= 0;
+  const bool exact = !profile.backward_loss.any();
   const double slack = (exact ? 1e-9 : kResolution) * std::max(1.0, profile.compute_end_ns());
   const std::size_t classes = exact ? n : 0;
   std::vector<std::vector<State>> fronts(n + 1);

@@ -84,13 +84,13 @@ ContentionFit fit_backward_contention(TuneInput& input) {
       0.02 * input.profile.compute_end_ns() / std::max(1.0, double(input.profile.total_bytes()));
   const ContentionFit fit = fit_contention(records, negligible);
   if (fit.used()) {
-    input.profile = own_progress_profile(input.backward, input.profile.bytes, fit.loss_ns_per_byte);
+    input.profile = own_progress_profile(input.backward, input.profile.bytes, fit.loss);
   } else if (!fit.determined()) {
     std::string text = "the traces cannot tell how much AllReduces slow backward down";
-    if (fit.fitted_ns_per_byte) {
+    if (fit.uniform) {
       char numbers[96];
       std::snprintf(numbers, sizeof numbers, " (fitted %.3g +- %.2g ns a byte)",
-                    *fit.fitted_ns_per_byte, *fit.standard_error);
+                    fit.uniform->ns_per_byte, fit.uniform->standard_error);
       text += numbers;
     }
     input.notes.push_back(
@@ -104,8 +104,9 @@ ContentionFit fit_backward_contention(TuneInput& input) {
   return fit;
 }
 
-std::vector<GradientBucket> buckets_of(const std::string& split, const GradientProfile& profile) {
-  return AllreduceSplit::parse(split, split).buckets(profile.bytes, split);
+std::vector<GradientBucket> buckets_of(const std::string& split, const GradientProfile& profile,
+                                       const std::string& where) {
+  return AllreduceSplit::parse(split, where).buckets(profile.bytes, where);
 }
 
 }  // namespace
@@ -170,9 +171,11 @@ TuneResult tune_allreduce(TuneInput input, const TuneOptions& options) {
   add("current", result.input.traced_split, result.input.traced_buckets);
   for (const auto& [name, split] :
        {std::pair{"none", "none"}, std::pair{"one", "one"}, std::pair{"ddp", kDdpDefaultSplit}})
-    add(name, split, buckets_of(split, profile));
+    add(name, split, buckets_of(split, profile, split));
   if (profile.ready_ns.size() >= kSeedsParameters)
-    add("seeds", kSeedsSplit, buckets_of(kSeedsSplit, profile));
+    add("seeds", kSeedsSplit, buckets_of(kSeedsSplit, profile, kSeedsSplit));
+  for (const std::string& split : options.asked_splits)
+    add("asked", split, buckets_of(split, profile, "--predict " + split));
   const GradientProfile& searched =
       options.objective == SplitObjective::kStep ? profile : traced_profile;
   const std::vector<GradientBucket> greedy = mg_wfbp_split(searched, cost);

@@ -247,7 +247,7 @@ TuneInput combine_ranks(std::vector<RankTrace> traces) {
   }
   input.backward = backward_records(traces, ranks, input.steps);
   input.profile = own_progress_profile(input.backward,
-                                       parameter_bytes(traces.front(), input.steps.front()), 0.0);
+                                       parameter_bytes(traces.front(), input.steps.front()), {});
   input.traced_buckets = traced_buckets(traces.front(), ranks.front(), input.steps.front());
   cost_samples(traces, ranks, input);
   measured_times(traces, ranks, input);

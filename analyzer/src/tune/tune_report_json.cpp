@@ -59,13 +59,31 @@ json link_json(const CostModel& cost) {
   return link;
 }
 
+json rate_json(const FittedRate& rate) {
+  return {{"ns_per_byte", json_number(rate.ns_per_byte)},
+          {"standard_error", json_number(rate.standard_error)}};
+}
+
 json contention_json(const ContentionFit& fit) {
-  return {{"backward_ns_lost_per_byte", json_number(fit.loss_ns_per_byte)},
-          {"fitted_ns_per_byte", optional_number(fit.fitted_ns_per_byte)},
-          {"standard_error", optional_number(fit.standard_error)},
-          {"used", fit.used()},
-          {"runs", fit.runs},
-          {"samples", fit.samples}};
+  const ContentionLoss& loss = fit.loss;
+  json knee_fit = nullptr;
+  if (fit.knee)
+    knee_fit = {{"bytes", json_number(fit.knee->bytes)},
+                {"smaller_size", json_number(fit.knee->smaller_size)},
+                {"larger_size", json_number(fit.knee->larger_size)},
+                {"below", rate_json(fit.knee->below)},
+                {"above", rate_json(fit.knee->above)}};
+  return {
+      {"backward_ns_lost_per_byte", json_number(loss.ns_per_byte)},
+      {"knee_bytes", loss.has_knee() ? json_number(loss.knee_bytes) : json(nullptr)},
+      {"above_knee_ns_per_byte",
+       loss.has_knee() ? json_number(loss.above_knee_ns_per_byte) : json(nullptr)},
+      {"fitted_ns_per_byte", fit.uniform ? json_number(fit.uniform->ns_per_byte) : json(nullptr)},
+      {"standard_error", fit.uniform ? json_number(fit.uniform->standard_error) : json(nullptr)},
+      {"knee_fit", knee_fit},
+      {"used", fit.used()},
+      {"runs", fit.runs},
+      {"samples", fit.samples}};
 }
 
 }  // namespace

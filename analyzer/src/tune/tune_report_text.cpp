@@ -13,6 +13,7 @@ std::string label(const SplitPrediction& prediction) {
   if (prediction.name == "one") return "one bucket (one)";
   if (prediction.name == "ddp") return "DDP default (" + prediction.split + ")";
   if (prediction.name == "seeds") return "seeds (" + prediction.split + ")";
+  if (prediction.name == "asked") return "asked (" + prediction.split + ")";
   if (prediction.name == "mg-wfbp") return "MG-WFBP greedy merge";
   return prediction.name;
 }
@@ -85,16 +86,26 @@ void write_link(const CostModel& cost, std::int64_t ranks, std::ostream& out) {
 }
 
 void write_contention(const ContentionFit& fit, std::ostream& out) {
-  char text[200];
-  if (fit.used())
+  char text[320];
+  if (fit.used() && fit.loss.has_knee())
+    std::snprintf(text, sizeof text,
+                  "each byte reduced during backward costs backward %.3g ns (+- %.2g) in messages "
+                  "of up to %s and %.3g ns (+- %.2g) in larger ones (the knee fits best between "
+                  "the sizes %s and %s), fitted on %zu runs\n",
+                  fit.loss.ns_per_byte, fit.knee->below.standard_error,
+                  format_bytes(fit.loss.knee_bytes).c_str(), fit.loss.above_knee_ns_per_byte,
+                  fit.knee->above.standard_error, format_bytes(fit.knee->smaller_size).c_str(),
+                  format_bytes(fit.knee->larger_size).c_str(), fit.runs);
+  else if (fit.used())
     std::snprintf(text, sizeof text,
                   "each byte reduced during backward costs backward %.3g ns (+- %.2g; %.1f ms "
                   "per 100 MB), fitted on %zu runs\n",
-                  fit.loss_ns_per_byte, *fit.standard_error, fit.loss_ns_per_byte * 100, fit.runs);
+                  fit.loss.ns_per_byte, fit.uniform->standard_error, fit.loss.ns_per_byte * 100,
+                  fit.runs);
   else if (fit.determined())
     std::snprintf(text, sizeof text,
                   "AllReduces slow backward down by at most 2%% (%.3g +- %.2g ns a byte)\n",
-                  *fit.fitted_ns_per_byte, *fit.standard_error);
+                  fit.uniform->ns_per_byte, fit.uniform->standard_error);
   else
     std::snprintf(text, sizeof text,
                   "how much AllReduces slow backward down is unknown (see the notes): not "

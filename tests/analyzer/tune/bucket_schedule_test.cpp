@@ -8,7 +8,7 @@ using parity::GradientBucket;
 
 TEST_CASE("the schedule runs the buckets from the last to the first, in order", "[unit]") {
   // Gradients ready in backward order: parameter 2 at 10, 1 at 20, 0 at 30.
-  const GradientProfile profile{{30, 20, 10}, {1, 1, 1}};
+  const GradientProfile profile{{30, 20, 10}, {1, 1, 1}, 0, {}};
   const std::vector<GradientBucket> none{{0, 0}, {1, 1}, {2, 2}};
   const std::vector<GradientBucket> one{{0, 2}};
 
@@ -37,7 +37,7 @@ TEST_CASE("the schedule runs the buckets from the last to the first, in order", 
 
 TEST_CASE("a bucket is ready when its latest gradient is, and costs its bytes", "[unit]") {
   // Not in backward order: parameter 1 is the last ready, inside bucket 1..2.
-  const GradientProfile profile{{10, 50, 20}, {100, 200, 300}};
+  const GradientProfile profile{{10, 50, 20}, {100, 200, 300}, 0, {}};
   const std::vector<GradientBucket> split{{0, 0}, {1, 2}};
   const CostFunction per_byte = [](double bytes) { return bytes / 10; };
   const Schedule schedule = simulate_schedule(profile, split, per_byte);

@@ -130,7 +130,7 @@ TEST_CASE("MG-WFBP merges a gradient whose AllReduce could not start before the 
   // less than the 100 a merge saves, so they merge; their merged AllReduce
   // (50..260) is then still running when parameter 0 is ready (at 60), and
   // has started before it: waiting 10 < 100, so all three merge.
-  GradientProfile profile{{60, 50, 10}, {10, 100, 10}};
+  GradientProfile profile{{60, 50, 10}, {10, 100, 10}, 0, {}};
   CHECK(mg_wfbp_split(profile, cost) == std::vector<GradientBucket>{{0, 2}});
   // Parameter 0 much later: the first group closes when its AllReduce has
   // ended before parameter 0 is ready.
@@ -146,7 +146,7 @@ TEST_CASE("the exact split of a hand-worked profile", "[unit]") {
   // Two gradients ready at 0 and 100 (parameter 1 first); cost 50 + bytes.
   const CostFunction cost = [](double b) { return 50 + b; };
   // Separate: 0..60 then 100..160 -> exposed 60; together: 100..170 -> 70.
-  GradientProfile profile{{100, 0}, {10, 10}};
+  GradientProfile profile{{100, 0}, {10, 10}, 0, {}};
   CHECK(optimal_split(profile, cost) == std::vector<GradientBucket>{{0, 0}, {1, 1}});
   // Ready together: one message saves a latency.
   profile.ready_ns = {100, 100};
@@ -167,7 +167,7 @@ TEST_CASE("with backward slowed by AllReduces the split is within resolution of 
     for (int instance = 0; instance < 6; ++instance) {
       GradientProfile profile = random_profile(random, n);
       profile.backward_end_ns = profile.last_ready_ns() + 200'000;
-      profile.backward_ns_lost_per_byte = loss(random);
+      profile.backward_loss = ContentionLoss::uniform(loss(random));
       double best = INFINITY;
       for (const std::vector<GradientBucket>& buckets : every_split(n))
         best = std::min(best, simulate_schedule(profile, buckets, cost).done_ns);
@@ -183,7 +183,7 @@ TEST_CASE("with backward slowed by AllReduces the split is within resolution of 
                         1e-3 * profile.compute_end_ns() * double(n));
       // Whether the slowdown matters here: the split without it is worse.
       GradientProfile unslowed = profile;
-      unslowed.backward_ns_lost_per_byte = 0;
+      unslowed.backward_loss = {};
       const double naive = simulate_schedule(profile, optimal_split(unslowed, cost), cost).done_ns;
       slowed_changes_answer += naive > done + 1e-3 * profile.compute_end_ns() * double(n);
     }

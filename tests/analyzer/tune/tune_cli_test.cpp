@@ -2,6 +2,7 @@
 // fields and its refusals (exit code 2).
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "process.hpp"
@@ -92,4 +93,44 @@ TEST_CASE("parity tune-allreduce refuses bad input with exit code 2", "[e2e]") {
   check_refused(parity_cli({"tune-allreduce", (dir / "missing.db").string()}), "missing.db");
   check_refused(parity_cli({"tune-allreduce", paths[0].string(), "--objective", "fastest"}),
                 "--objective");
+  check_refused(parity_cli({"tune-allreduce", paths[0].string(), "--predict", "index:[2,9]"}),
+                "--predict index:[2,9]");
+  check_refused(parity_cli({"tune-allreduce", paths[0].string(), "--predict", "[1,3]"}),
+                "--predict [1,3]");
+}
+
+TEST_CASE("parity tune-allreduce --predict adds the splits asked for", "[e2e]") {
+  TempDir dir;
+  tune_fixture::Run run;
+  run.split_meta = "index:[1,3,5]";
+  const auto paths = tune_fixture::write_run(dir / "run", run);
+  const auto result =
+      parity_cli({"tune-allreduce", paths[0].string(), paths[1].string(), "--format", "json",
+                  "--predict", "index:[1,3,5]", "--predict", "one", "--predict", "mb:1"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const json report = json::parse(result.out);
+  std::map<std::string, json> by_name;
+  std::vector<json> asked;
+  for (const json& split : report["splits"]) {
+    if (split["name"] == "asked")
+      asked.push_back(split);
+    else
+      by_name[split["name"]] = split;
+  }
+  REQUIRE(asked.size() == 3);
+  CHECK(asked[0]["split"] == "index:[1,3,5]");
+  CHECK(asked[2]["split"] == "mb:1");
+  // The same buckets predict the same: the traced split, and one bucket.
+  for (const auto& [prediction, same] :
+       {std::pair{asked[0], by_name["current"]}, std::pair{asked[1], by_name["one"]}}) {
+    CHECK(prediction["buckets"] == same["buckets"]);
+    CHECK(prediction["wait_ns"].get<double>() == Approx(same["wait_ns"].get<double>()));
+    CHECK(prediction["step_ns"].get<double>() == Approx(same["step_ns"].get<double>()));
+  }
+
+  const auto text = parity_cli(
+      {"tune-allreduce", paths[0].string(), paths[1].string(), "--predict", "index:[2,5]"});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("asked (index:[2,5])"));
 }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "parity/core/error.hpp"
+#include "parity/trainer/dist/scratch_allocation.hpp"
 
 #ifdef PARITY_HAVE_MPI
 #include <mpi.h>
@@ -45,6 +46,8 @@ void check(int code, const char* call) {
 class MpiCommunicator final : public Communicator {
  public:
   MpiCommunicator() {
+    // Before MPI starts threads of its own, each of which would take an arena.
+    keep_scratch_buffers_mapped();
     int initialized = 0;
     check(MPI_Initialized(&initialized), "MPI_Initialized");
     if (!initialized) {

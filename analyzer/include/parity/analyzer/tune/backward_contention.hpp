@@ -12,6 +12,12 @@
 // backward, which would read as slowdown. So the loss needs a second run with
 // another split: the second tuning round (--costs-from).
 //
+// The loss may depend on the message size: the fit also tries two rates, one
+// for messages up to a knee and one above (contention_loss.hpp), with the knee
+// between two consecutive message sizes that ran during backward, wherever it
+// fits best; it takes them when they differ by kContentionSignificance
+// standard errors of their difference.
+//
 // Why bytes and not time: on the development VM, 161 unfused AllReduces
 // beside all 73 ms of backward (17.5 MB in all) lengthened it by 3 %, DDP's
 // five buckets beside 62 ms of it (86 MB) by 18 % (docs/results.md).
@@ -23,6 +29,7 @@
 #include <vector>
 
 #include "parity/analyzer/tune/bucket_schedule.hpp"
+#include "parity/analyzer/tune/contention_loss.hpp"
 
 namespace parity::analyzer {
 
@@ -42,28 +49,41 @@ struct BackwardRecord {
 // The bytes the record's AllReduces reduced before `t_ns` (an AllReduce under
 // way by the fraction of its time before it).
 double bytes_reduced(const BackwardRecord& record, double t_ns);
-// Backward's own progress at wall time `t_ns` when it loses `loss_ns_per_byte`
-// to every byte reduced beside it.
-double own_progress(const BackwardRecord& record, double t_ns, double loss_ns_per_byte);
+// Backward's own progress at wall time `t_ns`: less what the AllReduces
+// beside it took by then.
+double own_progress(const BackwardRecord& record, double t_ns, const ContentionLoss& loss);
+
+// A fitted loss a byte and its standard error.
+struct FittedRate {
+  double ns_per_byte = 0, standard_error = 0;
+};
 
 struct ContentionFit {
-  // The loss used: the fit when it stands clear of its noise, else 0.
-  double loss_ns_per_byte = 0;
-  // The fitted loss and its standard error; none without two runs whose
-  // bytes reduced during backward differ on some rank, or without a degree
-  // of freedom left.
-  std::optional<double> fitted_ns_per_byte, standard_error;
+  // Two rates that fit better than one: the knee, the message sizes it lies
+  // between, and the rates up to it and above.
+  struct Knee {
+    double bytes = 0, smaller_size = 0, larger_size = 0;
+    FittedRate below, above;
+  };
+  // The loss used: the fit when it stands clear of its noise, else none.
+  ContentionLoss loss;
+  // One rate for every message size; none without two runs whose bytes
+  // reduced during backward differ on some rank, or without a degree of
+  // freedom left.
+  std::optional<FittedRate> uniform;
+  std::optional<Knee> knee;           // when two rates fit clearly better
   std::size_t runs = 0, samples = 0;  // samples: (run, rank) medians fitted
   // A loss below this is negligible (the caller's scale: e.g. 2 % of
   // backward over a step's gradient bytes).
   double negligible_ns_per_byte = 0;
-  bool used() const { return loss_ns_per_byte > 0; }
+  bool used() const { return loss.any(); }
   // Whether the fit tells anything: a loss, or a negligible one at most
   // (fitted + kContentionSignificance standard errors).
   bool determined() const;
 };
 
-// A fit is taken when it is this many standard errors from 0.
+// A fit is taken when it is this many standard errors from 0 (two rates: from
+// each other).
 inline constexpr double kContentionSignificance = 3.0;
 
 // Over the records of every run of one model (several runs: several splits).
@@ -75,6 +95,6 @@ ContentionFit fit_contention(const std::vector<const BackwardRecord*>& records,
 // median over steps; backward's end likewise, as the median over steps of
 // how long backward runs on after its last gradient. Carries the loss.
 GradientProfile own_progress_profile(const std::vector<BackwardRecord>& records,
-                                     std::vector<std::uint64_t> bytes, double loss_ns_per_byte);
+                                     std::vector<std::uint64_t> bytes, const ContentionLoss& loss);
 
 }  // namespace parity::analyzer

@@ -11,9 +11,9 @@
 // rate.
 //
 // The sharing goes both ways: an AllReduce of b bytes during backward takes
-// `backward_ns_lost_per_byte` x b of backward's compute (0: none, a dedicated
-// network engine; backward_contention.hpp fits it), spread over its busy time:
-// backward advances at rate 1 - loss x b / busy(b) while it runs. The
+// `backward_loss`'s rate for its size x b of backward's compute (0: none, a
+// dedicated network engine; backward_contention.hpp fits it), spread over its
+// busy time: backward advances at rate 1 - loss(b) x b / busy(b) while it runs. The
 // profile's times are therefore backward's own progress (ns of its work, as
 // it runs alone); the schedule turns them into wall times. A split that
 // reduces more during backward hides more communication but lengthens
@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "parity/analyzer/tune/contention_loss.hpp"
 #include "parity/core/allreduce_split.hpp"
 
 namespace parity::analyzer {
@@ -43,7 +44,7 @@ struct GradientProfile {
   // When backward ends, in the same progress: AllReduces after it run idle.
   double backward_end_ns = 0;
   // Backward's compute lost to each byte an AllReduce reduces beside it.
-  double backward_ns_lost_per_byte = 0;
+  ContentionLoss backward_loss;
   double last_ready_ns() const;
   // Backward's speed, a fraction of its own, while an AllReduce of `bytes`
   // that takes `busy_ns` runs beside it: never below kLeastBackwardRate.

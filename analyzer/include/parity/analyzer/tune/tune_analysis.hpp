@@ -39,10 +39,12 @@ struct TuneOptions {
   Link link = Link::kMeasured;
   std::optional<std::int64_t> ranks;  // default: the traced world size
   bool simulate = false;
+  // Further splits to predict (allreduce_split's forms), named "asked".
+  std::vector<std::string> asked_splits;
 };
 
 struct SplitPrediction {
-  std::string name;   // current, none, one, ddp, seeds, mg-wfbp, optimum
+  std::string name;   // current, none, one, ddp, seeds, asked, mg-wfbp, optimum
   std::string split;  // as the trainer's allreduce_split spells it
   Schedule schedule;
   double wait_ns = 0, step_ns = 0;
@@ -69,8 +71,9 @@ struct TuneResult {
   std::optional<double> prediction_error_percent() const;
 };
 
-// Throws parity::Error for --ranks below 1, and (measured link) for a trace
-// whose AllReduces hold fewer than two message sizes.
+// Throws parity::Error for --ranks below 1, an asked split that does not parse
+// or fit the model's parameters, and (measured link) for a trace whose
+// AllReduces hold fewer than two message sizes.
 TuneResult tune_allreduce(TuneInput input, const TuneOptions& options);
 
 }  // namespace parity::analyzer
