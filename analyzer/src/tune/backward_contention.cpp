@@ -78,7 +78,15 @@ std::vector<RunSample> run_samples(const std::vector<RecordBytes>& records, doub
 // `regressors` columns, with the slopes' covariance.
 struct SlopeFit {
   double slope[2] = {0, 0}, covariance[2][2] = {{0, 0}, {0, 0}};
-  double residual = 0;  // the sum of squared errors
+  double residual = 0;                       // the sum of squared errors
+  std::map<std::int64_t, double> intercept;  // by rank
+
+  // The wall a sample's bytes predict; none for a rank the fit did not see.
+  std::optional<double> predict(const RunSample& sample) const {
+    const auto it = intercept.find(sample.rank);
+    if (it == intercept.end()) return std::nullopt;
+    return it->second + slope[0] * sample.x[0] + slope[1] * sample.x[1];
+  }
 };
 
 std::optional<SlopeFit> fit_slopes(const std::vector<RunSample>& samples, int regressors) {
@@ -122,6 +130,8 @@ std::optional<SlopeFit> fit_slopes(const std::vector<RunSample>& samples, int re
     for (int i = 0; i < regressors; ++i) error -= fit.slope[i] * (sample.x[i] - mean[1 + i]);
     fit.residual += error * error;
   }
+  for (const auto& [rank, mean] : means)
+    fit.intercept[rank] = mean[0] - fit.slope[0] * mean[1] - fit.slope[1] * mean[2];
   const double variance = fit.residual / double(freedom);
   for (int i = 0; i < regressors; ++i)
     for (int j = 0; j < regressors; ++j) fit.covariance[i][j] = variance * inverse[i][j];
@@ -162,13 +172,18 @@ bool both_sides_supported(const std::vector<RunSample>& samples) {
 // The two-rate fit with the least residual over the knees between consecutive
 // message sizes that ran during backward, where two runs support each rate,
 // when its rates differ clearly.
-std::optional<ContentionFit::Knee> fit_knee(const std::vector<RecordBytes>& records) {
+struct KneeSearch {
+  ContentionFit::Knee knee;
+  SlopeFit fit;
+};
+
+std::optional<KneeSearch> search_knee(const std::vector<RecordBytes>& records) {
   std::set<double> sizes;
   for (const RecordBytes& record : records)
     for (std::size_t i = 0; i < record.sizes.size(); ++i)
       if (record.reduced_up_to[i] > (i ? record.reduced_up_to[i - 1] : 0.0))
         sizes.insert(record.sizes[i]);
-  std::optional<ContentionFit::Knee> best;
+  std::optional<KneeSearch> best;
   double best_residual = INFINITY;
   for (auto it = sizes.begin(); it != sizes.end() && std::next(it) != sizes.end(); ++it) {
     const double knee = std::sqrt(*it * *std::next(it));
@@ -182,9 +197,41 @@ std::optional<ContentionFit::Knee> fit_knee(const std::vector<RecordBytes>& reco
         std::max(0.0, fit->covariance[0][0] + fit->covariance[1][1] - 2 * fit->covariance[0][1]));
     best.reset();
     if (std::abs(difference) > kContentionSignificance * spread)
-      best = ContentionFit::Knee{knee, *it, *std::next(it), rate_of(*fit, 0), rate_of(*fit, 1)};
+      best = KneeSearch{{knee, *it, *std::next(it), rate_of(*fit, 0), rate_of(*fit, 1)}, *fit};
   }
   return best;
+}
+
+// The squared error of a fit's predictions for `samples`.
+double prediction_error(const SlopeFit& fit, const std::vector<RunSample>& samples) {
+  double error = 0;
+  for (const RunSample& sample : samples)
+    if (const std::optional<double> predicted = fit.predict(sample))
+      error += (*predicted - sample.wall) * (*predicted - sample.wall);
+  return error;
+}
+
+// Whether the knee search predicts runs it did not see better than one rate:
+// each run left out in turn, both fitted on the others (the search finding its
+// own knee, or none and then one rate), and the left-out run's backward
+// predicted. Searching many knees finds one that fits the noise of a few runs
+// by chance; such a knee does not predict the next run.
+bool knee_predicts_better(const std::vector<RecordBytes>& records) {
+  std::set<std::int64_t> runs;
+  for (const RecordBytes& record : records) runs.insert(record.run);
+  double uniform_error = 0, knee_error = 0;
+  for (const std::int64_t run : runs) {
+    std::vector<RecordBytes> seen, unseen;
+    for (const RecordBytes& record : records) (record.run == run ? unseen : seen).push_back(record);
+    const std::optional<SlopeFit> uniform = fit_slopes(run_samples(seen, INFINITY), 1);
+    if (!uniform) return false;
+    const double error = prediction_error(*uniform, run_samples(unseen, INFINITY));
+    uniform_error += error;
+    const std::optional<KneeSearch> search = search_knee(seen);
+    knee_error +=
+        search ? prediction_error(search->fit, run_samples(unseen, search->knee.bytes)) : error;
+  }
+  return knee_error < uniform_error;
 }
 
 }  // namespace
@@ -224,7 +271,10 @@ ContentionFit fit_contention(const std::vector<const BackwardRecord*>& pointers,
   fit.samples = samples.size();
   if (const std::optional<SlopeFit> uniform = fit_slopes(samples, 1))
     fit.uniform = rate_of(*uniform, 0);
-  if (fit.uniform) fit.knee = fit_knee(records);
+  if (fit.uniform)
+    if (const std::optional<KneeSearch> search = search_knee(records);
+        search && knee_predicts_better(records))
+      fit.knee = search->knee;
   if (fit.knee && (clear(fit.knee->below, negligible_ns_per_byte) ||
                    clear(fit.knee->above, negligible_ns_per_byte))) {
     fit.loss = {std::max(0.0, fit.knee->below.ns_per_byte),

@@ -15,8 +15,9 @@
 // The loss may depend on the message size: the fit also tries two rates, one
 // for messages up to a knee and one above (contention_loss.hpp), with the knee
 // between two consecutive message sizes that ran during backward, wherever it
-// fits best; it takes them when they differ by kContentionSignificance
-// standard errors of their difference.
+// fits best; it takes them when two runs support each, they differ by
+// kContentionSignificance standard errors of their difference, and the knee
+// predicts each run left out of the fit better than one rate does.
 //
 // Why bytes and not time: on the development VM, 161 unfused AllReduces
 // beside all 73 ms of backward (17.5 MB in all) lengthened it by 3 %, DDP's
