@@ -1,8 +1,10 @@
 #include "parity/profiler/recorder.hpp"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <condition_variable>
+#include <cstdio>
 #include <ctime>
 #include <mutex>
 #include <thread>
@@ -84,6 +86,8 @@ struct Recorder::Impl {
   std::mutex registry_mutex;
   std::vector<std::unique_ptr<ThreadBuffer>> buffers;
   std::unordered_map<std::thread::id, ThreadBuffer*> buffer_of_thread;
+  // Low 32 bits of pthread_self() -> track: how CUPTI names a thread.
+  std::unordered_map<std::uint32_t, TrackId> track_of_cupti_thread;
 
   std::mutex cold_mutex;
   ColdRecords cold;
@@ -289,6 +293,7 @@ ThreadBuffer* Recorder::register_thread() {
                                             intern("thread " + std::to_string(tid)),
                                             static_cast<std::int64_t>(getpid()), tid, {}, {}});
       }
+      impl.track_of_cupti_thread[static_cast<std::uint32_t>(pthread_self())] = created->track();
       impl.buffers.push_back(std::move(created));
       registered = impl.buffers.back().get();
     }
@@ -319,12 +324,28 @@ void Recorder::add_parameter(ParameterRow row) {
 
 TrackId Recorder::gpu_stream_track(std::int64_t device, std::int64_t stream) {
   std::lock_guard lock(impl_->cold_mutex);
-  auto [it, inserted] = impl_->gpu_stream_tracks.emplace((device << 32) | stream, 0);
+  const auto stream_key = static_cast<std::int64_t>(static_cast<std::uint32_t>(stream));
+  auto [it, inserted] = impl_->gpu_stream_tracks.emplace((device << 32) | stream_key, 0);
   if (inserted) {
     it->second = impl_->next_track_id++;
-    const std::string name = "GPU " + std::to_string(device) + " stream " + std::to_string(stream);
+    const std::string name = "GPU " + std::to_string(device) +
+                             (stream < 0 ? " (all streams)" : " stream " + std::to_string(stream));
     impl_->cold.tracks.push_back(
         TrackRow{it->second, TrackKind::kGpuStream, intern(name), {}, {}, device, stream});
+  }
+  return it->second;
+}
+
+TrackId Recorder::cuda_api_thread_track(std::uint32_t cupti_thread_id) {
+  std::lock_guard lock(impl_->registry_mutex);
+  auto [it, inserted] = impl_->track_of_cupti_thread.emplace(cupti_thread_id, 0);
+  if (inserted) {
+    it->second = impl_->next_track_id++;
+    char name[48];
+    std::snprintf(name, sizeof name, "CUDA thread 0x%08x", cupti_thread_id);
+    std::lock_guard cold_lock(impl_->cold_mutex);
+    impl_->cold.tracks.push_back(TrackRow{it->second, TrackKind::kHostThread, intern(name),
+                                          static_cast<std::int64_t>(getpid()), {}, {}, {}});
   }
   return it->second;
 }

@@ -12,6 +12,7 @@
 #include "parity/profiler/trace_reader.hpp"
 #include "file_size_limit.hpp"
 #include "log_capture.hpp"
+#include "recorder_options.hpp"
 #include "temp_dir.hpp"
 
 using namespace parity::profiler;
@@ -60,19 +61,12 @@ void check_nesting(const std::vector<StoredRange>& ranges) {
   }
 }
 
-RecorderOptions options_for(const std::filesystem::path& path) {
-  RecorderOptions options;
-  options.path = path;
-  options.command_line = "recorder_test";
-  return options;
-}
-
 }  // namespace
 
 TEST_CASE("nested scopes become ranges with depth, parent and a step row", "[unit]") {
   TempDir dir;
   {
-    Recorder recorder(options_for(dir / "run.db"));
+    Recorder recorder(recorder_options(dir / "run.db", "recorder_test"));
     recorder.name_thread("trainer");
     {
       Scope step(recorder, intern("step"), Category::kStep, 41);
@@ -108,7 +102,7 @@ TEST_CASE("many threads record at once, every range is stored and nested", "[uni
   TempDir dir;
   RecorderStats stats;
   {
-    Recorder recorder(options_for(dir / "run.db"));
+    Recorder recorder(recorder_options(dir / "run.db", "recorder_test"));
     const NameId outer = intern("outer"), inner = intern("inner"), leaf = intern("leaf");
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
@@ -145,7 +139,7 @@ TEST_CASE("many threads record at once, every range is stored and nested", "[uni
 TEST_CASE("counters, queue samples, gradients and collectives are stored", "[unit]") {
   TempDir dir;
   {
-    Recorder recorder(options_for(dir / "run.db"));
+    Recorder recorder(recorder_options(dir / "run.db", "recorder_test"));
     recorder.add_parameter({0, "conv1.weight", "64,3,7,7", "float32", 37632});
     Scope step(recorder, intern("step"), Category::kStep, 3);
     recorder.counter(intern("loss"), 0.8125);
@@ -190,7 +184,7 @@ TEST_CASE("timestamps are on CLOCK_MONOTONIC minus the trace origin", "[unit]") 
   TempDir dir;
   std::int64_t before_first = 0, after_first = 0, before_second = 0, after_second = 0;
   {
-    Recorder recorder(options_for(dir / "run.db"));
+    Recorder recorder(recorder_options(dir / "run.db", "recorder_test"));
     const NameId mark = intern("mark");
     before_first = monotonic_ns();
     recorder.instant(mark, Category::kUser);
@@ -218,7 +212,7 @@ TEST_CASE("the capture window: nothing outside it, open ranges closed at stop", 
   TempDir dir;
   std::int64_t stop_time = 0;
   {
-    RecorderOptions options = options_for(dir / "run.db");
+    RecorderOptions options = recorder_options(dir / "run.db", "recorder_test");
     options.capture_at_start = false;
     Recorder recorder(options);
     const NameId name = intern("window");
@@ -261,7 +255,7 @@ TEST_CASE("full rings drop records and count every one", "[unit]") {
   TempDir dir;
   RecorderStats stats;
   {
-    RecorderOptions options = options_for(dir / "run.db");
+    RecorderOptions options = recorder_options(dir / "run.db", "recorder_test");
     options.slots_per_thread = 64;
     Recorder recorder(options);
     const NameId name = intern("burst");
@@ -294,7 +288,7 @@ TEST_CASE("full rings drop records and count every one", "[unit]") {
 
 TEST_CASE("flush makes records visible to another connection while recording", "[unit]") {
   TempDir dir;
-  Recorder recorder(options_for(dir / "run.db"));
+  Recorder recorder(recorder_options(dir / "run.db", "recorder_test"));
   for (int i = 0; i < 100; ++i) Scope scope(recorder, intern("early"), Category::kOp);
   recorder.flush();
   TraceReader reader(dir / "run.db");
@@ -305,7 +299,7 @@ TEST_CASE("flush makes records visible to another connection while recording", "
 TEST_CASE("GPU activity and API calls from a collector are stored", "[unit]") {
   TempDir dir;
   {
-    Recorder recorder(options_for(dir / "run.db"));
+    Recorder recorder(recorder_options(dir / "run.db", "recorder_test"));
     const TrackId stream = recorder.gpu_stream_track(0, 7);
     CHECK(recorder.gpu_stream_track(0, 7) == stream);
     GpuActivityRow kernel;
@@ -329,7 +323,7 @@ TEST_CASE("GPU activity and API calls from a collector are stored", "[unit]") {
 
 TEST_CASE("bad recorder options are refused with a clear error", "[unit]") {
   TempDir dir;
-  RecorderOptions options = options_for(dir / "run.db");
+  RecorderOptions options = recorder_options(dir / "run.db", "recorder_test");
   options.slots_per_thread = 1000;
   CHECK_THROWS_WITH(Recorder(options), Catch::Contains("power of two"));
   CHECK_FALSE(std::filesystem::exists(dir / "run.db"));
@@ -344,7 +338,7 @@ TEST_CASE("a database that stops accepting writes never stops the recording thre
   RecorderStats stats;
   constexpr int kRanges = 400000;
   {
-    Recorder recorder(options_for(dir / "run.db"));
+    Recorder recorder(recorder_options(dir / "run.db", "recorder_test"));
     FileSizeLimit limit(256 * 1024);
     const NameId name = intern("work");
     for (int i = 0; i < kRanges; ++i) {

@@ -94,7 +94,13 @@ class Recorder {
   void name_thread(std::string_view name);  // names the calling thread's track
   void set_meta(std::string_view key, std::string_view value);
   void add_parameter(ParameterRow row);
+  // A GPU stream's track; stream < 0 is the device's track for work on no one
+  // stream (context-wide synchronization).
   TrackId gpu_stream_track(std::int64_t device, std::int64_t stream);
+  // The host thread track of a CUDA API call as CUPTI identifies its thread
+  // (the low 32 bits of pthread_self()): the recording thread's own track when
+  // that thread has recorded anything, else a track made for it.
+  TrackId cuda_api_thread_track(std::uint32_t cupti_thread_id);
   void add_gpu_activities(std::vector<GpuActivityRow> rows);  // times already on the trace clock
   void add_api_calls(std::vector<ApiCallRow> rows);
   std::int64_t now_ns() const;  // the trace clock, for records with CLOCK_MONOTONIC times
