@@ -1,5 +1,6 @@
 // `parity-train`: trains and evaluates the reference ResNet trainer.
-//   parity-train train --config FILE [--set k=v]... [--trace RUN.db] [--max-steps N]
+//   parity-train train --config FILE [--set k=v]... [--trace RUN.db [--trace-steps 10-20]]
+//                      [--max-steps N]
 //                      [--time-limit MINUTES] [--resume CKPT] [--threads N] [--log-every N]
 //                      [--eval] [--data-delay-ms MS] [--init-weights FILE]
 //                      [--input-batch IMAGES.npy --input-labels LABELS.npy]
@@ -138,11 +139,14 @@ int main(int argc, char** argv) {
   ConfigArguments train_config, eval_config;
   parity::trainer::TrainOptions options;
   options.command_line = joined_command_line(argc, argv);
-  std::string trace, resume, checkpoint;
+  std::string trace, trace_steps, resume, checkpoint;
 
   CLI::App* train = app.add_subcommand("train", "train a network; prints the seeds' loss lines");
   train_config.add_to(*train);
   train->add_option("--trace", trace, "record a trace database (must not exist yet)");
+  train->add_option("--trace-steps", trace_steps,
+                    "record only these steps (0-based, like the step ranges: 10-20, 3, 0-2,50); "
+                    "outside them the profiler costs nothing");
   train
       ->add_option("--max-steps", options.max_steps, "stop after N steps (a checkpoint is written)")
       ->check(CLI::NonNegativeNumber);
@@ -202,6 +206,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (!trace.empty()) options.trace = trace;
+    if (!trace_steps.empty())
+      options.trace_steps = parity::trainer::StepSelection::parse(trace_steps, "--trace-steps");
     if (!resume.empty()) options.resume = resume;
     options.debug = debug.options();
     parity::trainer::train(train_config.load(), options, std::cout);

@@ -483,6 +483,46 @@ TEST_CASE("a traced run records what the trace schema promises for every trainin
   }
 }
 
+TEST_CASE("--trace-steps records only the chosen steps, and refuses without --trace", "[e2e]") {
+  TempDir dir;
+  Config config(dir.path());
+  config.set("epoch_size", "1").set("save_checkpoint", "false");  // 6 steps
+  const auto file = config.write(dir / "run.yaml");
+  const fs::path db = dir / "window.db";
+  const auto run = parity_train(
+      {"train", "--config", file.string(), "--trace", db.string(), "--trace-steps", "1-2,4"});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  TraceReader trace(db);
+  CHECK(trace.meta_value("trace_steps") == "1-2,4");
+  CHECK(trace.meta_value("complete") == "1");
+  std::vector<std::int64_t> steps;
+  sql::Statement step_rows(trace.db(), "SELECT step FROM step ORDER BY step");
+  while (step_rows.step()) steps.push_back(step_rows.column_int(0));
+  CHECK(steps == std::vector<std::int64_t>{1, 2, 4});
+  // Every layer range lies in one of those steps, and each step has its layers.
+  sql::Statement outside(trace.db(),
+                         "SELECT count(*) FROM range r WHERE r.category = 3 AND NOT EXISTS "
+                         "(SELECT 1 FROM step s WHERE r.start_ns >= s.start_ns AND r.start_ns + "
+                         "r.dur_ns <= s.end_ns)");
+  REQUIRE(outside.step());
+  CHECK(outside.column_int(0) == 0);
+  CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM range WHERE category = 3") > 3 * 20);
+  const auto loss_counters = sql::query_int(
+      trace.db(),
+      "SELECT count(*) FROM counter c JOIN track t ON t.id = c.track_id JOIN string s ON "
+      "s.id = t.name_id WHERE s.text = 'loss'");
+  CHECK(loss_counters == 3);
+
+  check_refused(
+      parity_train({"train", "--config", file.string(), "--trace-steps", "1-2"}),
+      {"--trace-steps chooses the steps of a trace, and no trace is written", "--trace RUN.db"});
+  check_refused(parity_train({"train", "--config", file.string(), "--trace",
+                              (dir / "bad.db").string(), "--trace-steps", "4-1"}),
+                {"ends before it starts", "--trace-steps"});
+  CHECK_FALSE(fs::exists(dir / "bad.db"));
+}
+
 TEST_CASE("parity-train --data-delay-ms makes every step wait that long for its batch", "[e2e]") {
   // num_workers 0: the training thread builds each batch inside data_wait,
   // so the whole delay shows in the phase and in the consumer's wait.

@@ -8,18 +8,18 @@
 namespace parity::trainer {
 namespace {
 
-std::int64_t parse_step(std::string_view digits, std::string_view whole) {
+std::int64_t parse_step(std::string_view digits, std::string_view whole, std::string_view option) {
   std::int64_t value = -1;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() || value < 0)
-    throw Error("'" + std::string(whole) + "' is not a step selection", "--dump-steps",
+    throw Error("'" + std::string(whole) + "' is not a step selection", std::string(option),
                 "give all, a step (3), a range (0-2) or a comma list of those (0-2,10)");
   return value;
 }
 
 }  // namespace
 
-StepSelection StepSelection::parse(std::string_view text) {
+StepSelection StepSelection::parse(std::string_view text, std::string_view option) {
   StepSelection selection;
   if (text == "all") return selection;
   std::size_t start = 0;
@@ -27,10 +27,11 @@ StepSelection StepSelection::parse(std::string_view text) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     const std::string_view part = text.substr(start, comma - start);
     const std::size_t dash = part.find('-');
-    const std::int64_t first = parse_step(part.substr(0, dash), text);
-    const std::int64_t last = dash == std::string_view::npos ? first : parse_step(part.substr(dash + 1), text);
+    const std::int64_t first = parse_step(part.substr(0, dash), text, option);
+    const std::int64_t last =
+        dash == std::string_view::npos ? first : parse_step(part.substr(dash + 1), text, option);
     if (last < first)
-      throw Error("the range " + std::string(part) + " ends before it starts", "--dump-steps",
+      throw Error("the range " + std::string(part) + " ends before it starts", std::string(option),
                   "write the first step first: 0-2");
     selection.ranges_.emplace_back(first, last);
     start = comma + 1;

@@ -229,6 +229,9 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
         read_fixed_batch(*debug.input_images, *debug.input_labels, given_config.class_num);
   }
   const TrainConfig config = with_fixed_batch(given_config, fixed_batch);
+  if (options.trace_steps && !options.trace)
+    throw Error("--trace-steps chooses the steps of a trace, and no trace is written",
+                "--trace-steps " + options.trace_steps->text(), "add --trace RUN.db");
   std::unique_ptr<profiler::Recorder> recorder;
   if (options.trace) {
     profiler::RecorderOptions trace_options;
@@ -237,8 +240,10 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     trace_options.world_size = world_size;
     trace_options.command_line = options.command_line;
     trace_options.config = to_yaml(config);
+    trace_options.capture_at_start = !options.trace_steps;
     recorder = std::make_unique<profiler::Recorder>(std::move(trace_options));
     recorder->name_thread("train");
+    if (options.trace_steps) recorder->set_meta("trace_steps", options.trace_steps->text());
   }
   const PhaseNames names;
   auto backend = make_backend(config);
@@ -316,8 +321,12 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     log << "data parallel: " << communicator->describe() << ", " << reducer->buckets().size()
         << " gradient buckets (" << end_index_text(reducer->buckets()) << ")" << std::endl;
     if (recorder) {
+      // The tuner needs the sweep whatever the capture window.
+      const bool window_closed = !recorder->capturing();
+      if (window_closed) recorder->start();
       const CalibrationSweep sweep =
           calibrate_allreduce(*communicator, *recorder, gradient_bytes(model.state().parameters));
+      if (window_closed) recorder->stop();
       log << "AllReduce calibration for the tuner: " << sweep.messages << " messages in "
           << std::fixed << std::setprecision(2) << sweep.seconds << " s" << std::defaultfloat
           << std::endl;
@@ -365,6 +374,11 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     double loss = 0.0;
     std::int64_t step_in_epoch = first;
     for (; step_in_epoch < steps_per_epoch && global_step < stop_step; ++step_in_epoch) {
+      if (recorder && options.trace_steps) {
+        const bool wanted = options.trace_steps->contains(global_step);
+        if (wanted && !recorder->capturing()) recorder->start();
+        if (!wanted && recorder->capturing()) recorder->stop();
+      }
       MaybeScope step_scope(recorder.get(), names.step, Category::kStep, global_step);
       std::optional<Batch> batch;
       {

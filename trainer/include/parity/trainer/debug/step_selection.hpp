@@ -1,5 +1,5 @@
-// Which training steps a dump covers: "all", "3", "0-2", or a comma list of
-// those ("0-2,10"), as `--dump-steps` takes them.
+// Which training steps a dump or a trace covers: "all", "3", "0-2", or a
+// comma list of those ("0-2,10"), as `--dump-steps` and `--trace-steps` take them.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +13,8 @@ namespace parity::trainer {
 class StepSelection {
  public:
   StepSelection() = default;  // every step
-  // Throws parity::Error quoting the text and the valid forms.
-  static StepSelection parse(std::string_view text);
+  // Throws parity::Error quoting the text, the option and the valid forms.
+  static StepSelection parse(std::string_view text, std::string_view option = "--dump-steps");
 
   bool contains(std::int64_t step) const;
   // The last step selected, or -1 for "all".

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "parity/trainer/config/train_config.hpp"
+#include "parity/trainer/debug/step_selection.hpp"
 #include "parity/trainer/debug/debug_options.hpp"
 #include "parity/trainer/dist/communicator.hpp"
 
@@ -26,6 +27,9 @@ struct TrainOptions {
   double data_delay_ms = 0;                     // loader sleep per batch (ms): planted slow data
   std::string command_line;                     // recorded in the trace
   DebugOptions debug;                           // dumps, anomaly checks, fixed inputs, planted faults
+  // The capture window (--trace-steps): only these steps are recorded, and
+  // between windows the recorder's hot path returns at once. Unset: all.
+  std::optional<StepSelection> trace_steps;
   // Data parallel: this rank's group (null: one process). Each rank trains on
   // its shard, gradients are averaged in buckets (config allreduce_split),
   // the trace goes to RUN.rankR.db, and only rank 0 logs, evaluates and
