@@ -483,7 +483,8 @@ TEST_CASE("a traced run records what the trace schema promises for every trainin
   }
 }
 
-TEST_CASE("--trace-steps records only the chosen steps, and refuses without --trace", "[e2e]") {
+TEST_CASE("parity-train --trace-steps records only the chosen steps, and refuses without --trace",
+          "[e2e]") {
   TempDir dir;
   Config config(dir.path());
   config.set("epoch_size", "1").set("save_checkpoint", "false");  // 6 steps
