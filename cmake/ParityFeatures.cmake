@@ -48,7 +48,21 @@ else()
   parity_resolve_feature(PARITY_WITH_MPI FALSE "MPI not found (Debian: libopenmpi-dev)")
 endif()
 
-# With CUDA the CUPTI collector is built; the CUDA training backend is not written yet.
+# The CUDA training backend also needs cuDNN (beside the toolkit on our
+# machines; the lent GPU machine takes PyTorch's copy at run time).
+set(PARITY_CUDA_BACKEND_ENABLED FALSE)
 if(PARITY_WITH_CUDA_ENABLED)
-  set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY "  (builds the CUPTI collector, not yet the CUDA training backend)")
+  find_path(CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+  find_library(CUDNN_LIBRARY cudnn HINTS ${CUDAToolkit_LIBRARY_DIR})
+  if(CUDNN_INCLUDE_DIR AND CUDNN_LIBRARY)
+    set(PARITY_CUDA_BACKEND_ENABLED TRUE)
+    add_library(parity_cudnn INTERFACE IMPORTED GLOBAL)
+    target_include_directories(parity_cudnn INTERFACE ${CUDNN_INCLUDE_DIR})
+    target_link_libraries(parity_cudnn INTERFACE ${CUDNN_LIBRARY})
+    set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY
+      "  CUDA training backend (cuDNN ${CUDNN_LIBRARY}) and CUPTI collector")
+  else()
+    set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY
+      "  CUPTI collector only: cuDNN not found, no CUDA training backend")
+  endif()
 endif()

@@ -77,6 +77,9 @@ TEST_CASE("config errors name the key, where it is, and the valid choices", "[un
                     Catch::Contains("expects true or false, got 'maybe'"));
   CHECK_THROWS_WITH(load_train_config({}, {"warmup_epochs=20", "epoch_size=10"}),
                     Catch::Contains("warmup_epochs"));
+  CHECK_THROWS_WITH(load_train_config({}, {"device_target=Ascend"}),
+                    Catch::Contains("'device_target' is 'Ascend'") && Catch::Contains("CPU, GPU"));
+  CHECK(load_train_config({}, {"device_target=GPU"}).device_target == "GPU");
 }
 
 TEST_CASE("every sample config loads", "[unit]") {

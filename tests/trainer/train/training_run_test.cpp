@@ -524,6 +524,18 @@ TEST_CASE("parity-train --trace-steps records only the chosen steps, and refuses
   CHECK_FALSE(fs::exists(dir / "bad.db"));
 }
 
+TEST_CASE("device_target: GPU without a usable GPU is refused before training, with a hint",
+          "[e2e]") {
+  TempDir dir;
+  Config config(dir.path());
+  config.set("epoch_size", "1").set("save_checkpoint", "false").set("device_target", "GPU");
+  const auto run = parity_train({"train", "--config", config.write(dir / "gpu.yaml").string()});
+  if (run.exit_code == 0) return;  // this machine has a GPU and trained on it
+  // A build without the CUDA backend says so; one with it finds no GPU here.
+  check_refused(run, {"device_target: CPU"});
+  CHECK_THAT(run.err, Catch::Contains("no CUDA backend") || Catch::Contains("no usable GPU"));
+}
+
 TEST_CASE("parity-train --data-delay-ms makes every step wait that long for its batch", "[e2e]") {
   // num_workers 0: the training thread builds each batch inside data_wait,
   // so the whole delay shows in the phase and in the consumer's wait.

@@ -25,7 +25,7 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 37> kKeys{{
+const std::array<Key, 38> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual,
@@ -66,6 +66,8 @@ const std::array<Key, 37> kKeys{{
     {"checkpoint_path", &TrainConfig::checkpoint_path, "checkpoint folder"},
     {"checkpoint_prefix", &TrainConfig::checkpoint_prefix,
      "checkpoint file names: PREFIX-EPOCH_STEP.safetensors"},
+    {"device_target", &TrainConfig::device_target,
+     "CPU (oneDNN) or GPU (cuDNN and cuBLAS; builds with CUDA)"},
     {"threads", &TrainConfig::threads, "compute threads (0: all cores)"},
     {"seed", &TrainConfig::seed, "random seed"},
     {"deterministic", &TrainConfig::deterministic,
@@ -163,6 +165,7 @@ void validate(const TrainConfig& c) {
   one_of("dataset", c.dataset, {"fashion_mnist", "cifar10", "imagefolder", "synthetic"});
   one_of("lr_decay_mode", c.lr_decay_mode, lr_decay_mode_names());
   one_of("label_smooth_convention", c.label_smooth_convention, {"pytorch", "mindspore"});
+  one_of("device_target", c.device_target, {"CPU", "GPU"});
   require(c.class_num >= 2, "class_num", "must be at least 2", c.class_num);
   require(c.batch_size >= 1, "batch_size", "must be at least 1", c.batch_size);
   require(c.epoch_size >= 1, "epoch_size", "must be at least 1", c.epoch_size);

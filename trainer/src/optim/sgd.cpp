@@ -6,12 +6,18 @@ Sgd::Sgd(Backend& backend, std::vector<Parameter> parameters, const SgdOptions& 
     : backend_(backend), parameters_(std::move(parameters)), options_(options) {}
 
 void Sgd::step(double lr) {
-  SgdStep step{lr, options_.momentum, options_.dampening, 0.0, options_.loss_scale,
-               options_.nesterov, !has_momentum_};
+  const SgdStep step{lr, options_.momentum, options_.dampening, 0.0, options_.loss_scale,
+                     options_.nesterov, !has_momentum_};
+  std::vector<ParamTensors*> tensors;
+  std::vector<SgdStep> steps;
+  tensors.reserve(parameters_.size());
+  steps.reserve(parameters_.size());
   for (Parameter& p : parameters_) {
-    step.weight_decay = p.weight_decay ? options_.weight_decay : 0.0;
-    backend_.sgd_update(*p.tensors, step);
+    tensors.push_back(p.tensors);
+    steps.push_back(step);
+    steps.back().weight_decay = p.weight_decay ? options_.weight_decay : 0.0;
   }
+  backend_.sgd_update_all(tensors, steps);
   has_momentum_ = true;
 }
 

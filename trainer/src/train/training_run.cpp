@@ -6,11 +6,15 @@
 #include <iomanip>
 #include <ostream>
 
+#include "capture_window.hpp"
 #include "parity/core/error.hpp"
 #include "parity/core/log.hpp"
 #include "parity/importers/tensor_source.hpp"
 #include "parity/profiler/recorder.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
+#ifdef PARITY_HAVE_CUDA_BACKEND
+#include "parity/trainer/backend/cuda_backend.hpp"
+#endif
 #include "parity/trainer/checkpoint/checkpoint_manager.hpp"
 #include "parity/trainer/data/loader_factory.hpp"
 #include "parity/trainer/debug/anomaly_detector.hpp"
@@ -35,7 +39,29 @@ using profiler::Category;
 // the seed is the whole random state a resumed run needs.
 std::string rng_state(const TrainConfig& config) { return "seed=" + std::to_string(config.seed); }
 
+// Said before anything is written (a trace, a checkpoint folder).
+void check_device_target(const TrainConfig& config) {
+  if (config.device_target != "GPU") return;
+#ifdef PARITY_HAVE_CUDA_BACKEND
+  const std::string unavailable = cuda_device_unavailable_reason();
+  if (!unavailable.empty())
+    throw Error("no usable GPU: " + unavailable, "config key 'device_target'",
+                "train on a machine with an NVIDIA GPU and driver, or with device_target: CPU");
+#else
+  throw Error("this build of parity-train has no CUDA backend", "config key 'device_target'",
+              "build with the CUDA toolkit and cuDNN (docs/gpu.md), or train with "
+              "device_target: CPU");
+#endif
+}
+
 std::unique_ptr<Backend> make_backend(const TrainConfig& config) {
+#ifdef PARITY_HAVE_CUDA_BACKEND
+  if (config.device_target == "GPU") {
+    CudaBackendOptions options;
+    options.deterministic = config.deterministic;
+    return make_cuda_backend(options);
+  }
+#endif
   return make_cpu_backend({static_cast<int>(config.threads), config.deterministic});
 }
 
@@ -180,6 +206,9 @@ void check_data_parallel(const TrainConfig& config, const TrainOptions& options)
   if (options.debug.dump)
     throw Error("--dump writes one folder for one process", "--dump",
                 "dump on a single-process run");
+  if (config.device_target == "GPU")
+    throw Error("data parallel on the GPU needs NCCL, which the CUDA backend does not use yet",
+                "config key 'device_target'", "train on several ranks with device_target: CPU");
 }
 
 // Where a rank other than 0 sends its log: nowhere.
@@ -232,6 +261,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   if (options.trace_steps && !options.trace)
     throw Error("--trace-steps chooses the steps of a trace, and no trace is written",
                 "--trace-steps " + options.trace_steps->text(), "add --trace RUN.db");
+  check_device_target(config);
   std::unique_ptr<profiler::Recorder> recorder;
   if (options.trace) {
     profiler::RecorderOptions trace_options;
@@ -248,6 +278,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   const PhaseNames names;
   auto backend = make_backend(config);
   backend->set_recorder(recorder.get());  // declared first, the recorder outlives the backend
+  CaptureWindow window(recorder.get(), *backend);
   ObserverChain observers;
   Tracing tracing{recorder.get(), nullptr};
   LossOptions loss_options{config.use_label_smooth ? config.label_smooth_factor : 0.0,
@@ -322,11 +353,11 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
         << " gradient buckets (" << end_index_text(reducer->buckets()) << ")" << std::endl;
     if (recorder) {
       // The tuner needs the sweep whatever the capture window.
-      const bool window_closed = !recorder->capturing();
-      if (window_closed) recorder->start();
+      const bool window_closed = !window.is_open();
+      if (window_closed) window.open();
       const CalibrationSweep sweep =
           calibrate_allreduce(*communicator, *recorder, gradient_bytes(model.state().parameters));
-      if (window_closed) recorder->stop();
+      if (window_closed) window.close();
       log << "AllReduce calibration for the tuner: " << sweep.messages << " messages in "
           << std::fixed << std::setprecision(2) << sweep.seconds << " s" << std::defaultfloat
           << std::endl;
@@ -376,8 +407,8 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     for (; step_in_epoch < steps_per_epoch && global_step < stop_step; ++step_in_epoch) {
       if (recorder && options.trace_steps) {
         const bool wanted = options.trace_steps->contains(global_step);
-        if (wanted && !recorder->capturing()) recorder->start();
-        if (!wanted && recorder->capturing()) recorder->stop();
+        if (wanted) window.open();
+        if (!wanted) window.close();
       }
       MaybeScope step_scope(recorder.get(), names.step, Category::kStep, global_step);
       std::optional<Batch> batch;
@@ -393,21 +424,19 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
         ++summary.skipped_batches;
         continue;
       }
-      LossResult result;
+      BackendLoss result;
       if (tracing.observer) tracing.observer->begin_step(global_step - 1);
       {
         MaybeScope phase(recorder.get(), names.forward, Category::kPhase);
         const Tensor input = backend->from_host(input_dims, batch->images);
         if (tracing.observer) tracing.observer->input(input);
         const Tensor logits = model.forward(input, Mode::kTrain);
-        result = softmax_cross_entropy(backend->to_host(logits), batch->labels, config.class_num,
-                                       loss_options);
+        result = backend->cross_entropy(logits, batch->labels, loss_options);
         if (tracing.observer) tracing.observer->loss(result.loss);
       }
       {
         MaybeScope phase(recorder.get(), names.backward, Category::kPhase);
-        model.backward(
-            backend->from_host({config.batch_size, config.class_num}, result.grad_logits));
+        model.backward(result.grad_logits);
       }
       if (reducer) {
         // The AllReduce time backward did not hide: the exposed communication.
@@ -487,6 +516,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
 
 EvalResult evaluate_checkpoint(const TrainConfig& config, const std::filesystem::path& checkpoint,
                                std::ostream& log) {
+  check_device_target(config);
   auto backend = make_backend(config);
   Tracing tracing;
   ResNet model(*backend, model_options(config), tracing);

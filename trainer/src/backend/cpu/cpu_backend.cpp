@@ -111,13 +111,20 @@ class CpuBackend final : public Backend {
     cpu::CpuTensor& momentum = cpu_tensor(param.momentum);
     if (grad.desc() != value.desc() || momentum.desc() != value.desc())
       throw Error("a parameter's value, gradient and momentum differ in layout", "cpu backend");
-    const cpu::SgdCoefficients coefficients(step);
+    const SgdCoefficients coefficients = sgd_coefficients(step);
     if (value.mirror()) {
       value.mirror()->sgd_update(value.data(), grad.data(), momentum.data(), coefficients);
     } else {
       cpu::sgd_update_plain(value.data(), grad.data(), momentum.data(),
                             value.bytes() / sizeof(float), coefficients);
     }
+  }
+
+  BackendLoss cross_entropy(const Tensor& logits, std::span<const std::int32_t> labels,
+                            const LossOptions& options) override {
+    const LossResult host = softmax_cross_entropy(to_host(logits), labels,
+                                                  logits.dims().at(1), options);
+    return {host.loss, host.correct, from_host(logits.dims(), host.grad_logits)};
   }
 
   std::vector<std::span<float>> contiguous_gradients(std::span<ParamTensors* const> params) override {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "parity/trainer/backend/tensor.hpp"
+#include "parity/trainer/loss/softmax_cross_entropy.hpp"
 
 namespace parity::profiler {
 class Recorder;
@@ -105,6 +106,13 @@ struct SgdStep {
   bool first = false;  // the momentum buffer holds nothing yet
 };
 
+// The loss of a batch with its gradient left where the backend keeps tensors.
+struct BackendLoss {
+  double loss = 0.0;          // mean over the batch, unscaled
+  std::int64_t correct = 0;   // top-1 hits
+  Tensor grad_logits;         // d(scale * loss) / d logits, [N, K]
+};
+
 struct BackendStats {
   std::uint64_t activation_reorders = 0;  // layout conversions of activations
   std::uint64_t weight_reorders = 0;      // layout conversions of parameters
@@ -133,6 +141,16 @@ class Backend {
   // a + b, for a tensor read by two consumers (a block's input).
   virtual Tensor add(const Tensor& a, const Tensor& b) = 0;
   virtual void sgd_update(ParamTensors& param, const SgdStep& step) = 0;
+  // One optimizer step over many parameters (steps[i] for params[i]); a
+  // backend may run them all as one pass (the CUDA backend: one kernel).
+  virtual void sgd_update_all(std::span<ParamTensors* const> params, std::span<const SgdStep> steps) {
+    for (std::size_t i = 0; i < params.size(); ++i) sgd_update(*params[i], steps[i]);
+  }
+
+  // Softmax cross-entropy of `logits` [N, K] against labels in [0, K), as
+  // softmax_cross_entropy() defines it, computed where the logits are.
+  virtual BackendLoss cross_entropy(const Tensor& logits, std::span<const std::int32_t> labels,
+                                    const LossOptions& options) = 0;
 
   // Moves the gradients of `params`, in this order, into one contiguous
   // buffer, so that the gradients of consecutive parameters are one message
@@ -141,6 +159,10 @@ class Backend {
   // same build. Any gap between two spans is zero and stays zero, so a
   // message may cover it. Call it once, before training.
   virtual std::vector<std::span<float>> contiguous_gradients(std::span<ParamTensors* const> params) = 0;
+
+  // Waits until the work queued so far has finished (a GPU backend queues
+  // asynchronously; the CPU backend has nothing queued).
+  virtual void synchronize() {}
 
   virtual BackendStats stats() const = 0;
   // Where the backend records its own work that no module sees (a layout

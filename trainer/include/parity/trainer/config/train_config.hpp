@@ -56,6 +56,7 @@ struct TrainConfig {
   std::string checkpoint_prefix = "resnet";  // files: PREFIX-EPOCH_STEP.safetensors
 
   // Runtime
+  std::string device_target = "CPU";  // MindSpore's key: CPU (oneDNN) or GPU (CUDA backend)
   std::int64_t threads = 0;  // 0: all cores
   std::int64_t seed = 1;
   bool deterministic = false;  // pin the thread count: bit-reproducible runs and resumes

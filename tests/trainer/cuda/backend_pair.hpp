@@ -1,0 +1,68 @@
+// The two backends a [gpu] test compares: the CPU backend is the reference,
+// the CUDA one is made only where a GPU is usable. On a machine without one
+// a [gpu] test prints "SKIPPED: <why>" and ctest reports it skipped.
+#pragma once
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "parity/trainer/backend/cpu_backend.hpp"
+#include "parity/trainer/backend/cuda_backend.hpp"
+
+namespace cuda_test {
+
+using namespace parity::trainer;
+
+inline bool skip_without_gpu() {
+  const std::string reason = cuda_device_unavailable_reason();
+  if (reason.empty()) return false;
+  std::cout << "SKIPPED: " << reason << "\n";
+  return true;
+}
+
+inline Backend& cpu() {
+  static const std::unique_ptr<Backend> backend = make_cpu_backend({1, true});
+  return *backend;
+}
+
+inline Backend& gpu() {
+  static const std::unique_ptr<Backend> backend = make_cuda_backend({});
+  return *backend;
+}
+
+inline std::vector<float> random_floats(std::size_t count, unsigned seed, float low = -1.f,
+                                        float high = 1.f) {
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<float> uniform(low, high);
+  std::vector<float> values(count);
+  for (auto& v : values) v = uniform(engine);
+  return values;
+}
+
+// max |got - want| / max |want|: the "relative error".
+inline double relative_error(const std::vector<float>& got, const std::vector<float>& want) {
+  REQUIRE(got.size() == want.size());
+  double scale = 1e-30, worst = 0.0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    scale = std::max(scale, double(std::abs(want[i])));
+    worst = std::max(worst, std::abs(double(got[i]) - double(want[i])));
+  }
+  return worst / scale;
+}
+
+// Float32 with TF32 off: both backends compute in float32 with different
+// summation orders.
+constexpr double kFloat32Tolerance = 1e-4;
+
+inline void check_close(const std::vector<float>& got, const std::vector<float>& want,
+                        const char* what) {
+  INFO(what);
+  CHECK(relative_error(got, want) <= kFloat32Tolerance);
+}
+
+}  // namespace cuda_test

@@ -1,0 +1,268 @@
+// Every op of the CUDA backend against the CPU backend on random inputs
+// ([gpu]; float32, TF32 off: relative error at most 1e-4), and what the
+// backend says on a machine without a GPU ([unit]).
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <numeric>
+
+#include "backend_pair.hpp"
+#include "expect_error.hpp"
+#include "parity/core/error.hpp"
+
+using namespace cuda_test;
+
+namespace {
+
+// One layer run on one backend: training forward, backward, then an
+// evaluation forward on another batch.
+struct LayerRun {
+  std::vector<float> y, dx, eval_y;
+  std::vector<std::vector<float>> grads, buffers;
+};
+
+using OpFactory = std::function<std::unique_ptr<LayerOp>(Backend&)>;
+
+LayerRun run_layer(Backend& backend, const OpFactory& make, const Dims& input,
+                   const Dims& eval_input, unsigned seed) {
+  auto op = make(backend);
+  for (const ParamSlot& slot : op->parameters())
+    backend.write(slot.tensors->value,
+                  random_floats(std::size_t(element_count(slot.shape)), seed++, -0.5f, 0.5f));
+  const auto x = random_floats(std::size_t(element_count(input)), seed++, -2.f, 2.f);
+  LayerRun run;
+  const Tensor y = op->forward(backend.from_host(input, x), Mode::kTrain);
+  run.y = backend.to_host(y);
+  const auto dy = random_floats(std::size_t(y.element_count()), seed++);
+  const Tensor dx = op->backward(backend.from_host(y.dims(), dy));
+  if (dx.defined()) run.dx = backend.to_host(dx);
+  for (const ParamSlot& slot : op->parameters())
+    run.grads.push_back(backend.to_host(slot.tensors->grad));
+  for (const BufferSlot& slot : op->buffers()) run.buffers.push_back(backend.to_host(*slot.tensor));
+  const auto eval_x = random_floats(std::size_t(element_count(eval_input)), seed++, -2.f, 2.f);
+  run.eval_y = backend.to_host(op->forward(backend.from_host(eval_input, eval_x), Mode::kEval));
+  return run;
+}
+
+void compare_layer(const OpFactory& make, const Dims& input, const Dims& eval_input) {
+  const LayerRun want = run_layer(cpu(), make, input, eval_input, 7);
+  const LayerRun got = run_layer(gpu(), make, input, eval_input, 7);
+  check_close(got.y, want.y, "forward");
+  REQUIRE(got.dx.size() == want.dx.size());
+  if (!want.dx.empty()) check_close(got.dx, want.dx, "input gradient");
+  REQUIRE(got.grads.size() == want.grads.size());
+  for (std::size_t i = 0; i < want.grads.size(); ++i)
+    check_close(got.grads[i], want.grads[i], "parameter gradient");
+  REQUIRE(got.buffers.size() == want.buffers.size());
+  for (std::size_t i = 0; i < want.buffers.size(); ++i)
+    check_close(got.buffers[i], want.buffers[i], "buffer");
+  check_close(got.eval_y, want.eval_y, "evaluation forward");
+}
+
+}  // namespace
+
+TEST_CASE("without a GPU the CUDA backend refuses with a hint", "[unit]") {
+  if (cuda_device_unavailable_reason().empty()) return;  // the [gpu] cases cover GPUs
+  parity::test::expect_error([] { make_cuda_backend({}); }, "no usable GPU", {"cuda backend"});
+  try {
+    make_cuda_backend({});
+  } catch (const parity::Error& error) {
+    CHECK_THAT(error.hint(), Catch::Contains("device_target: CPU"));
+  }
+}
+
+TEST_CASE("host copies round-trip through the device layouts", "[gpu]") {
+  if (skip_without_gpu()) return;
+  for (const Dims& dims : {Dims{2, 3, 4, 5}, Dims{6, 7}, Dims{11}}) {
+    const auto values = random_floats(std::size_t(element_count(dims)), 1);
+    const Tensor t = gpu().from_host(dims, values);
+    CHECK(gpu().to_host(t) == values);
+    gpu().fill(t, 2.5f);
+    CHECK(gpu().to_host(t) == std::vector<float>(values.size(), 2.5f));
+  }
+  parity::test::expect_error(
+      [] {
+        gpu().from_host({2, 2}, std::vector<float>(3));
+      },
+      "3 values", {"cuda backend"});
+}
+
+TEST_CASE("CUDA convolutions match the CPU backend", "[gpu]") {
+  if (skip_without_gpu()) return;
+  struct Case {
+    std::int64_t in, out, size, kernel, stride, pad, pad_end;
+    bool input_grad;
+  };
+  const Case cases[] = {{16, 32, 8, 3, 1, 1, -1, true},
+                        {16, 32, 9, 3, 2, 1, -1, true},
+                        {32, 16, 8, 1, 2, 0, -1, true},
+                        {3, 16, 16, 7, 2, 3, -1, false},
+                        {16, 16, 8, 3, 2, 0, 1, true}};
+  for (const Case& c : cases) {
+    DYNAMIC_SECTION("conv " << c.in << "->" << c.out << " k" << c.kernel << " s" << c.stride
+                            << " pad " << c.pad << "/" << c.pad_end) {
+      const Dims input{4, c.in, c.size, c.size};
+      compare_layer(
+          [&](Backend& b) {
+            return b.conv2d(
+                {c.in, c.out, c.kernel, c.stride, c.pad, input, c.input_grad, c.pad_end});
+          },
+          input, {3, c.in, c.size, c.size});
+    }
+  }
+}
+
+TEST_CASE("CUDA batch norm, with and without its ReLU, matches the CPU backend", "[gpu]") {
+  if (skip_without_gpu()) return;
+  for (const bool relu : {false, true}) {
+    DYNAMIC_SECTION("fused relu " << relu) {
+      const Dims input{8, 32, 5, 5};
+      compare_layer(
+          [&](Backend& b) {
+            return b.batch_norm({32, 1e-5, 0.1, relu, input});
+          },
+          input, {2, 32, 5, 5});
+    }
+  }
+}
+
+TEST_CASE("CUDA pooling, ReLU and the classifier match the CPU backend", "[gpu]") {
+  if (skip_without_gpu()) return;
+  SECTION("max pool 3x3 stride 2") {
+    for (const std::int64_t size : {8, 9}) {
+      const Dims input{4, 16, size, size};
+      compare_layer(
+          [&](Backend& b) {
+            return b.max_pool({3, 2, 1, input});
+          },
+          input, {2, 16, size, size});
+    }
+  }
+  SECTION("global average pool") {
+    compare_layer([](Backend& b) { return b.global_avg_pool(); }, {4, 64, 7, 7}, {2, 64, 7, 7});
+  }
+  SECTION("relu") {
+    compare_layer([](Backend& b) { return b.relu(); }, {4, 16, 6, 6}, {1, 16, 6, 6});
+  }
+  SECTION("linear on pooled features and on a matrix") {
+    compare_layer(
+        [](Backend& b) {
+          return b.linear({256, 10, {8, 256, 1, 1}});
+        },
+        {8, 256, 1, 1}, {3, 256, 1, 1});
+    compare_layer([](Backend& b) { return b.linear({100, 7, {5, 100}}); }, {5, 100}, {2, 100});
+  }
+}
+
+TEST_CASE("the CUDA residual add with ReLU and the plain add match the CPU backend", "[gpu]") {
+  if (skip_without_gpu()) return;
+  const Dims dims{4, 16, 6, 6};
+  const auto a = random_floats(std::size_t(element_count(dims)), 1);
+  const auto b = random_floats(std::size_t(element_count(dims)), 2);
+  const auto dy = random_floats(std::size_t(element_count(dims)), 3);
+  std::vector<std::vector<float>> results[2];
+  Backend* backends[] = {&cpu(), &gpu()};
+  for (int i = 0; i < 2; ++i) {
+    Backend& backend = *backends[i];
+    auto op = backend.residual_add_relu();
+    const Tensor y =
+        op->forward(backend.from_host(dims, a), backend.from_host(dims, b), Mode::kTrain);
+    const Tensor dx = op->backward(backend.from_host(dims, dy));
+    const Tensor sum = backend.add(backend.from_host(dims, a), backend.from_host(dims, b));
+    results[i] = {backend.to_host(y), backend.to_host(dx), backend.to_host(sum)};
+  }
+  for (std::size_t k = 0; k < results[0].size(); ++k)
+    check_close(results[1][k], results[0][k], "output");
+}
+
+TEST_CASE("the CUDA cross-entropy kernel matches the host loss in both conventions", "[gpu]") {
+  if (skip_without_gpu()) return;
+  constexpr std::int64_t kRows = 37, kClasses = 1000;
+  const auto logits = random_floats(std::size_t(kRows * kClasses), 4, -6.f, 6.f);
+  std::vector<std::int32_t> labels(kRows);
+  for (std::int64_t n = 0; n < kRows; ++n)
+    labels[std::size_t(n)] = std::int32_t((n * 389) % kClasses);
+  for (const auto convention : {SmoothingConvention::kPyTorch, SmoothingConvention::kMindSpore}) {
+    DYNAMIC_SECTION("convention " << int(convention)) {
+      const LossOptions options{0.1, convention, 128.0};
+      const LossResult want = softmax_cross_entropy(logits, labels, kClasses, options);
+      const BackendLoss got =
+          gpu().cross_entropy(gpu().from_host({kRows, kClasses}, logits), labels, options);
+      CHECK(got.loss == Approx(want.loss).epsilon(1e-9));
+      CHECK(got.correct == want.correct);
+      check_close(gpu().to_host(got.grad_logits), want.grad_logits, "gradient");
+    }
+  }
+  parity::test::expect_error(
+      [&] {
+        std::vector<std::int32_t> bad = labels;
+        bad[3] = std::int32_t(kClasses);
+        gpu().cross_entropy(gpu().from_host({kRows, kClasses}, logits), bad, {});
+      },
+      "label 1000 of sample 3", {"softmax cross-entropy"});
+}
+
+TEST_CASE("one fused CUDA SGD launch updates like the CPU backend's per-parameter loop", "[gpu]") {
+  if (skip_without_gpu()) return;
+  // Sizes around the kernel's chunk (65536) and below one block.
+  const std::vector<std::int64_t> sizes{70000, 65536, 100, 3};
+  for (const bool nesterov : {false, true}) {
+    DYNAMIC_SECTION("nesterov " << nesterov) {
+      std::vector<std::vector<float>> results[2];
+      Backend* backends[] = {&cpu(), &gpu()};
+      for (int b = 0; b < 2; ++b) {
+        Backend& backend = *backends[b];
+        std::vector<ParamTensors> params;
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+          const Dims dims{sizes[i]};
+          params.push_back(
+              {backend.from_host(dims, random_floats(std::size_t(sizes[i]), unsigned(i))),
+               backend.from_host(dims, std::vector<float>(std::size_t(sizes[i]))),
+               backend.from_host(dims, std::vector<float>(std::size_t(sizes[i])))});
+        }
+        std::vector<ParamTensors*> pointers;
+        for (ParamTensors& p : params) pointers.push_back(&p);
+        for (int step = 0; step < 3; ++step) {
+          std::vector<SgdStep> steps;
+          for (std::size_t i = 0; i < params.size(); ++i) {
+            backend.write(params[i].grad,
+                          random_floats(std::size_t(sizes[i]), unsigned(10 * step + i + 50)));
+            steps.push_back(
+                {0.1 / (step + 1), 0.9, 0.0, i % 2 ? 1e-4 : 0.0, 8.0, nesterov, step == 0});
+          }
+          backend.sgd_update_all(pointers, steps);
+        }
+        for (ParamTensors& p : params) {
+          results[b].push_back(backend.to_host(p.value));
+          results[b].push_back(backend.to_host(p.momentum));
+        }
+      }
+      for (std::size_t k = 0; k < results[0].size(); ++k)
+        check_close(results[1][k], results[0][k], "parameter");
+    }
+  }
+}
+
+TEST_CASE("CUDA gradients moved into one buffer keep their values and take backward's writes",
+          "[gpu]") {
+  if (skip_without_gpu()) return;
+  auto op = gpu().linear({64, 10, {4, 64}});
+  auto slots = op->parameters();
+  std::vector<ParamTensors*> params;
+  for (const ParamSlot& slot : slots) {
+    gpu().write(slot.tensors->grad, random_floats(std::size_t(element_count(slot.shape)), 9));
+    params.push_back(slot.tensors);
+  }
+  const auto before = gpu().to_host(slots[1].tensors->grad);
+  const auto spans = gpu().contiguous_gradients(params);
+  REQUIRE(spans.size() == 2);
+  CHECK(gpu().to_host(slots[1].tensors->grad) == before);
+  op->forward(gpu().from_host({4, 64}, random_floats(256, 1)), Mode::kTrain);
+  op->backward(gpu().from_host({4, 10}, random_floats(40, 2)));
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    std::vector<float> in_arena(spans[i].size());
+    REQUIRE(cudaMemcpy(in_arena.data(), spans[i].data(), spans[i].size_bytes(),
+                       cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(in_arena == gpu().to_host(slots[i].tensors->grad));
+  }
+}

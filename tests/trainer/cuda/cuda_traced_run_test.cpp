@@ -1,0 +1,64 @@
+// A traced training run on the GPU ([gpu]): CUPTI follows the trace's
+// capture window, and every kernel of a recorded step comes back with its
+// launch call and phase, and every layer's kernel with its layer.
+#include <sstream>
+
+#include "backend_pair.hpp"
+#include "parity/profiler/gpu_attribution.hpp"
+#include "parity/trainer/config/train_config.hpp"
+#include "parity/trainer/train/training_run.hpp"
+#include "temp_dir.hpp"
+
+using namespace cuda_test;
+using namespace parity::profiler;
+
+namespace {
+
+// Kernels that run outside any layer: host data in and out, the loss, the optimizer.
+bool outside_layers(const std::string& kernel) {
+  for (const char* name :
+       {"nchw_to_nhwc", "nhwc_to_nchw", "cross_entropy", "sgd_kernel", "fill_kernel"})
+    if (kernel.find(name) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a traced GPU run has every kernel of its steps with a launch, a phase and a layer",
+          "[gpu]") {
+  if (skip_without_gpu()) return;
+  TempDir dir;
+  const TrainConfig config = load_train_config(
+      {}, {"dataset=synthetic", "net_name=resnet18", "class_num=4", "batch_size=8",
+           "train_image_size=16", "synthetic_size=32", "epoch_size=1", "save_checkpoint=false",
+           "device_target=GPU", "num_workers=1"});
+  TrainOptions options;
+  options.trace = dir / "gpu.db";
+  options.trace_steps = StepSelection::parse("1-2", "--trace-steps");
+  std::ostringstream log;
+  const TrainSummary summary = train(config, options, log);
+  INFO(log.str());
+  REQUIRE(summary.steps == 4);
+
+  TraceReader trace(dir / "gpu.db");
+  CHECK(trace.meta_value("complete") == "1");
+  CHECK(trace.meta_value("gpu.dropped_records") == "0");
+  const GpuAttribution attribution = attribute_gpu_work(trace);
+  std::uint64_t kernels = 0, in_layers = 0;
+  for (const GpuWorkAttribution& work : attribution.work) {
+    if (work.kind != GpuActivityKind::kKernel) continue;
+    const std::string name = trace.string(work.name);
+    INFO(name);
+    ++kernels;
+    CHECK(work.launch_row.has_value());
+    REQUIRE(work.context.step.has_value());  // the window held steps 1-2 only
+    CHECK(work.context.phase.has_value());
+    if (!outside_layers(name)) {
+      CHECK(work.context.layer.has_value());
+      in_layers += work.context.layer.has_value();
+    }
+  }
+  // ResNet-18: 20 convolutions, 20 batch norms, pooling and the classifier, both ways, twice.
+  CHECK(in_layers > 2 * 80);
+  CHECK(kernels > in_layers);
+}

@@ -1,0 +1,72 @@
+// Whole training steps of a ResNet-18 on the CUDA backend against the CPU
+// backend ([gpu]): the same initial weights (the seed), the same batch, the
+// loss with label smoothing, backward through every layer and two SGD steps
+// with momentum and weight decay. Logits and updated weights must agree to
+// float32 accuracy; gradients, which sum many more terms, to 1e-3.
+#include "backend_pair.hpp"
+#include "parity/trainer/nn/resnet.hpp"
+#include "parity/trainer/optim/sgd.hpp"
+
+using namespace cuda_test;
+
+namespace {
+
+struct StepResult {
+  std::vector<float> logits;
+  double loss = 0;
+  std::int64_t correct = 0;
+  std::vector<std::vector<float>> grads, weights, buffers;
+};
+
+std::vector<StepResult> train(Backend& backend, const Dims& input, std::int64_t classes,
+                              int steps) {
+  Tracing tracing;
+  ResNet model(backend, {18, classes, false, input, 5, Stem::kAuto, {}}, tracing);
+  Sgd sgd(backend, model.state().parameters, {0.9, 0.0, false, 1e-4, 1.0});
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(input[0]));
+  for (std::size_t n = 0; n < labels.size(); ++n)
+    labels[n] = std::int32_t(n % std::size_t(classes));
+  std::vector<StepResult> results;
+  for (int step = 0; step < steps; ++step) {
+    const auto images = random_floats(std::size_t(element_count(input)), unsigned(100 + step));
+    StepResult r;
+    const Tensor logits = model.forward(backend.from_host(input, images), Mode::kTrain);
+    r.logits = backend.to_host(logits);
+    const BackendLoss loss =
+        backend.cross_entropy(logits, labels, {0.1, SmoothingConvention::kPyTorch, 1.0});
+    r.loss = loss.loss;
+    r.correct = loss.correct;
+    model.backward(loss.grad_logits);
+    sgd.step(0.1);
+    for (const Parameter& p : model.state().parameters) {
+      r.grads.push_back(backend.to_host(p.tensors->grad));
+      r.weights.push_back(backend.to_host(p.tensors->value));
+    }
+    for (const StateEntry& entry : model.state().entries)
+      if (entry.kind == StateEntry::kBuffer) r.buffers.push_back(backend.to_host(*entry.tensor));
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+}  // namespace
+
+TEST_CASE("ResNet-18 training steps on the GPU match the CPU backend", "[gpu]") {
+  if (skip_without_gpu()) return;
+  const Dims input{8, 3, 16, 16};
+  const auto want = train(cpu(), input, 10, 2);
+  const auto got = train(gpu(), input, 10, 2);
+  for (std::size_t step = 0; step < want.size(); ++step) {
+    INFO("step " << step);
+    check_close(got[step].logits, want[step].logits, "logits");
+    CHECK(got[step].loss == Approx(want[step].loss).epsilon(1e-5));
+    CHECK(got[step].correct == want[step].correct);
+    for (std::size_t i = 0; i < want[step].weights.size(); ++i) {
+      INFO("parameter " << i);
+      CHECK(relative_error(got[step].grads[i], want[step].grads[i]) <= 1e-3);
+      check_close(got[step].weights[i], want[step].weights[i], "updated weight");
+    }
+    for (std::size_t i = 0; i < want[step].buffers.size(); ++i)
+      check_close(got[step].buffers[i], want[step].buffers[i], "running statistic");
+  }
+}

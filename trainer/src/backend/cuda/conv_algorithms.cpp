@@ -1,0 +1,76 @@
+#include "conv_algorithms.hpp"
+
+#include <array>
+
+#include "parity/core/error.hpp"
+
+namespace parity::trainer::cuda {
+namespace {
+
+// The first (fastest: cuDNN sorts by time) usable result.
+template <class Perf>
+ConvAlgorithm choose(const Context& context, const Perf* results, int count,
+                     const std::string& key) {
+  for (int i = 0; i < count; ++i) {
+    const Perf& r = results[i];
+    if (r.status != CUDNN_STATUS_SUCCESS || r.memory > context.options.workspace_limit) continue;
+    if (context.options.deterministic && r.determinism != CUDNN_DETERMINISTIC) continue;
+    return {static_cast<int>(r.algo), r.memory};
+  }
+  throw Error("cuDNN has no " + std::string(context.options.deterministic ? "deterministic " : "") +
+                  "algorithm for the convolution " + key + " within a workspace of " +
+                  std::to_string(context.options.workspace_limit >> 20) + " MiB",
+              "cuda backend",
+              context.options.deterministic ? "train without deterministic, or raise the workspace"
+                                            : "raise the workspace limit");
+}
+
+// Looks `key` up, or benchmarks with `find(workspace, bytes, results, &count)`.
+template <class Perf, int kCount, class Find>
+ConvAlgorithm cached(Context& context, const std::string& key, Find find) {
+  const auto known = context.conv_algorithms.find(key);
+  if (known != context.conv_algorithms.end()) return known->second;
+  std::array<Perf, kCount> results{};
+  int returned = 0;
+  const std::size_t limit = context.options.workspace_limit;
+  find(context.workspace(limit), limit, results.data(), &returned);
+  const ConvAlgorithm chosen = choose(context, results.data(), returned, key);
+  context.conv_algorithms.emplace(key, chosen);
+  return chosen;
+}
+
+}  // namespace
+
+ConvAlgorithm forward_algorithm(Context& context, const ConvDescriptors& d, const float* x,
+                                const float* w, float* y) {
+  return cached<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT>(
+      context, "forward " + d.key, [&](void* ws, std::size_t bytes, auto* results, int* returned) {
+        PARITY_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(
+            context.cudnn, d.x.get(), x, d.w.get(), w, d.conv.get(), d.y.get(), y,
+            CUDNN_CONVOLUTION_FWD_ALGO_COUNT, returned, results, ws, bytes));
+      });
+}
+
+ConvAlgorithm backward_data_algorithm(Context& context, const ConvDescriptors& d, const float* w,
+                                      const float* dy, float* dx) {
+  return cached<cudnnConvolutionBwdDataAlgoPerf_t, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT>(
+      context, "backward data " + d.key,
+      [&](void* ws, std::size_t bytes, auto* results, int* returned) {
+        PARITY_CUDNN_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(
+            context.cudnn, d.w.get(), w, d.y.get(), dy, d.conv.get(), d.x.get(), dx,
+            CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, returned, results, ws, bytes));
+      });
+}
+
+ConvAlgorithm backward_filter_algorithm(Context& context, const ConvDescriptors& d, const float* x,
+                                        const float* dy, float* dw) {
+  return cached<cudnnConvolutionBwdFilterAlgoPerf_t, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT>(
+      context, "backward filter " + d.key,
+      [&](void* ws, std::size_t bytes, auto* results, int* returned) {
+        PARITY_CUDNN_CHECK(cudnnFindConvolutionBackwardFilterAlgorithmEx(
+            context.cudnn, d.x.get(), x, d.y.get(), dy, d.conv.get(), d.w.get(), dw,
+            CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, returned, results, ws, bytes));
+      });
+}
+
+}  // namespace parity::trainer::cuda

@@ -1,0 +1,228 @@
+#include "parity/trainer/backend/cuda_backend.hpp"
+
+#include <cublas_v2.h>
+#include <cudnn.h>
+
+#include <numeric>
+
+#include "cuda_check.hpp"
+#include "cuda_ops.hpp"
+#include "cuda_tensor.hpp"
+#include "kernels.hpp"
+#include "parity/core/error.hpp"
+#include "sgd_table.hpp"
+
+namespace parity::trainer {
+namespace {
+
+using cuda::Context;
+using cuda::data;
+using cuda::DeviceBuffer;
+
+// Smoothed targets, as softmax_cross_entropy() defines them.
+std::pair<double, double> on_off_targets(const LossOptions& options, std::int64_t classes) {
+  const double eps = options.smoothing;
+  if (options.convention == SmoothingConvention::kPyTorch)
+    return {1.0 - eps + eps / double(classes), eps / double(classes)};
+  return {1.0 - eps, eps / double(classes - 1)};
+}
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(const CudaBackendOptions& options) : context_(options) {}
+
+  std::string_view name() const override { return "cuda"; }
+
+  std::string describe() const override {
+    cudaDeviceProp properties{};
+    PARITY_CUDA_CHECK(cudaGetDeviceProperties(&properties, context_.device));
+    int runtime = 0;
+    PARITY_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    int cublas = 0;
+    PARITY_CUBLAS_CHECK(cublasGetVersion(context_.cublas, &cublas));
+    const std::size_t cudnn = cudnnGetVersion();
+    return std::string(properties.name) + " (sm_" + std::to_string(properties.major) +
+           std::to_string(properties.minor) + "), CUDA " + std::to_string(runtime / 1000) + "." +
+           std::to_string(runtime % 1000 / 10) + ", cuDNN " + std::to_string(cudnn / 10000) + "." +
+           std::to_string(cudnn / 100 % 100) + "." + std::to_string(cudnn % 100) + ", cuBLAS " +
+           std::to_string(cublas / 10000) + "." + std::to_string(cublas / 100 % 100) +
+           ", float32, TF32 " + (context_.options.tf32 ? "on" : "off") +
+           (context_.options.deterministic ? ", deterministic algorithms" : "");
+  }
+
+  std::unique_ptr<LayerOp> conv2d(const Conv2dSpec& spec) override {
+    return cuda::make_conv2d(context_, spec);
+  }
+  std::unique_ptr<LayerOp> batch_norm(const BatchNormSpec& spec) override {
+    return cuda::make_batch_norm(context_, spec);
+  }
+  std::unique_ptr<LayerOp> relu() override { return cuda::make_relu(context_); }
+  std::unique_ptr<LayerOp> max_pool(const PoolSpec& spec) override {
+    return cuda::make_max_pool(context_, spec);
+  }
+  std::unique_ptr<LayerOp> global_avg_pool() override {
+    return cuda::make_global_avg_pool(context_);
+  }
+  std::unique_ptr<LayerOp> linear(const LinearSpec& spec) override {
+    return cuda::make_linear(context_, spec);
+  }
+  std::unique_ptr<ResidualOp> residual_add_relu() override {
+    return cuda::make_residual_add_relu(context_);
+  }
+
+  Tensor from_host(const Dims& dims, std::span<const float> values) override {
+    Tensor tensor = cuda::make_tensor(context_, dims);
+    write(tensor, values);
+    return tensor;
+  }
+
+  std::vector<float> to_host(const Tensor& tensor) override {
+    std::vector<float> values(std::size_t(tensor.element_count()));
+    const Dims& d = tensor.dims();
+    const float* source = data(tensor);
+    DeviceBuffer plain;
+    if (d.size() == 4) {
+      plain = DeviceBuffer(values.size() * sizeof(float), context_.stream);
+      cuda::kernels::nhwc_to_nchw(source, plain.as<float>(), d[0], d[1], d[2], d[3],
+                                  context_.stream);
+      source = plain.as<float>();
+    }
+    PARITY_CUDA_CHECK(cudaMemcpyAsync(values.data(), source, values.size() * sizeof(float),
+                                      cudaMemcpyDeviceToHost, context_.stream));
+    context_.synchronize();
+    return values;
+  }
+
+  void write(const Tensor& tensor, std::span<const float> values) override {
+    const Dims& d = tensor.dims();
+    if (std::int64_t(values.size()) != element_count(d))
+      throw Error(std::to_string(values.size()) + " values for a tensor of " + dims_text(d),
+                  "cuda backend");
+    if (d.size() != 4) {
+      PARITY_CUDA_CHECK(cudaMemcpyAsync(data(tensor), values.data(), values.size_bytes(),
+                                        cudaMemcpyHostToDevice, context_.stream));
+      return;
+    }
+    const DeviceBuffer plain(values.size_bytes(), context_.stream);
+    PARITY_CUDA_CHECK(cudaMemcpyAsync(plain.data(), values.data(), values.size_bytes(),
+                                      cudaMemcpyHostToDevice, context_.stream));
+    cuda::kernels::nchw_to_nhwc(plain.as<float>(), data(tensor), d[0], d[1], d[2], d[3],
+                                context_.stream);
+  }
+
+  void fill(const Tensor& tensor, float value) override {
+    cuda::kernels::fill(data(tensor), tensor.element_count(), value, context_.stream);
+  }
+
+  Tensor add(const Tensor& a, const Tensor& b) override {
+    if (a.dims() != b.dims())
+      throw Error("add of " + dims_text(a.dims()) + " and " + dims_text(b.dims()), "cuda backend");
+    Tensor y = cuda::make_tensor(context_, a.dims());
+    cuda::kernels::add(data(a), data(b), data(y), y.element_count(), false, context_.stream);
+    return y;
+  }
+
+  void sgd_update(ParamTensors& param, const SgdStep& step) override {
+    ParamTensors* const one[] = {&param};
+    single_.update(context_, one, std::span<const SgdStep>(&step, 1));
+  }
+
+  void sgd_update_all(std::span<ParamTensors* const> params,
+                      std::span<const SgdStep> steps) override {
+    all_.update(context_, params, steps);
+  }
+
+  BackendLoss cross_entropy(const Tensor& logits, std::span<const std::int32_t> labels,
+                            const LossOptions& options) override {
+    const Dims& d = logits.dims();
+    const auto rows = std::int64_t(labels.size());
+    if (d.size() != 2 || d[0] != rows || d[1] < 2)
+      throw Error("logits " + dims_text(d) + " for " + std::to_string(rows) + " labels",
+                  "softmax cross-entropy");
+    const std::int64_t classes = d[1];
+    for (std::size_t n = 0; n < labels.size(); ++n)
+      if (labels[n] < 0 || labels[n] >= classes)
+        throw Error("label " + std::to_string(labels[n]) + " of sample " + std::to_string(n) +
+                        " is outside [0, " + std::to_string(classes) + ")",
+                    "softmax cross-entropy");
+    // Labels in, per-row loss and hits out: one small buffer each way.
+    const std::size_t label_bytes = labels.size_bytes();
+    const std::size_t loss_bytes = std::size_t(rows) * sizeof(double);
+    const DeviceBuffer device(label_bytes + loss_bytes + std::size_t(rows) * sizeof(std::int32_t),
+                              context_.stream);
+    auto* base = static_cast<std::byte*>(device.data());
+    PARITY_CUDA_CHECK(
+        cudaMemcpyAsync(base, labels.data(), label_bytes, cudaMemcpyHostToDevice, context_.stream));
+    BackendLoss result;
+    result.grad_logits = cuda::make_tensor(context_, d);
+    const auto [on, off] = on_off_targets(options, classes);
+    cuda::kernels::softmax_cross_entropy(
+        {data(logits), reinterpret_cast<const std::int32_t*>(base), rows, classes, on, off,
+         options.scale / double(rows), data(result.grad_logits),
+         reinterpret_cast<double*>(base + label_bytes),
+         reinterpret_cast<std::int32_t*>(base + label_bytes + loss_bytes)},
+        context_.stream);
+    std::vector<double> row_loss(static_cast<std::size_t>(rows));
+    std::vector<std::int32_t> row_correct(static_cast<std::size_t>(rows));
+    PARITY_CUDA_CHECK(cudaMemcpyAsync(row_loss.data(), base + label_bytes, loss_bytes,
+                                      cudaMemcpyDeviceToHost, context_.stream));
+    PARITY_CUDA_CHECK(cudaMemcpyAsync(row_correct.data(), base + label_bytes + loss_bytes,
+                                      row_correct.size() * sizeof(std::int32_t),
+                                      cudaMemcpyDeviceToHost, context_.stream));
+    context_.synchronize();
+    // Summed here in row order: the same bits every run.
+    result.loss = std::accumulate(row_loss.begin(), row_loss.end(), 0.0) / double(rows);
+    result.correct = std::accumulate(row_correct.begin(), row_correct.end(), std::int64_t(0));
+    return result;
+  }
+
+  std::vector<std::span<float>> contiguous_gradients(
+      std::span<ParamTensors* const> params) override {
+    // 256-byte alignment: every gradient starts where cuDNN and NCCL like it.
+    constexpr std::size_t kAlignment = 256;
+    const auto aligned = [](std::size_t bytes) {
+      return (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    };
+    std::size_t total = 0;
+    for (const ParamTensors* p : params) total += aligned(cuda::cuda_tensor(p->grad).bytes());
+    auto arena = std::make_shared<DeviceBuffer>(total, context_.stream);
+    PARITY_CUDA_CHECK(cudaMemsetAsync(arena->data(), 0, total, context_.stream));
+    std::vector<std::span<float>> spans;
+    std::size_t offset = 0;
+    for (ParamTensors* p : params) {
+      cuda::CudaTensor& grad = cuda::cuda_tensor(p->grad);
+      auto* target = static_cast<std::byte*>(arena->data()) + offset;
+      PARITY_CUDA_CHECK(cudaMemcpyAsync(target, grad.data(), grad.bytes(), cudaMemcpyDeviceToDevice,
+                                        context_.stream));
+      grad.move_to(arena, offset);
+      spans.emplace_back(reinterpret_cast<float*>(target), grad.count());
+      offset += aligned(grad.bytes());
+    }
+    context_.synchronize();
+    return spans;
+  }
+
+  void synchronize() override { context_.synchronize(); }
+  BackendStats stats() const override { return context_.stats; }
+
+ private:
+  Context context_;
+  cuda::SgdTable single_, all_;
+};
+
+}  // namespace
+
+std::string cuda_device_unavailable_reason() {
+  int devices = 0;
+  const cudaError_t result = cudaGetDeviceCount(&devices);
+  if (result != cudaSuccess)
+    return std::string("no usable CUDA driver: ") + cudaGetErrorString(result);
+  if (devices == 0) return "no CUDA device";
+  return {};
+}
+
+std::unique_ptr<Backend> make_cuda_backend(const CudaBackendOptions& options) {
+  return std::make_unique<CudaBackend>(options);
+}
+
+}  // namespace parity::trainer

@@ -1,0 +1,91 @@
+// Launchers of the CUDA backend's own kernels, each queued on `stream`
+// (checked at launch). Plain C++17, shared by the host code (g++) and the
+// kernel files (nvcc). 4-D activations are NHWC; sizes are element counts.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "../shared/sgd_coefficients.hpp"
+
+namespace parity::trainer::cuda::kernels {
+
+// Layouts (layout_kernels.cu).
+void nchw_to_nhwc(const float* in, float* out, std::int64_t n, std::int64_t c, std::int64_t h,
+                  std::int64_t w, cudaStream_t stream);
+void nhwc_to_nchw(const float* in, float* out, std::int64_t n, std::int64_t c, std::int64_t h,
+                  std::int64_t w, cudaStream_t stream);
+// `out` is [n, h + before + after, w + before + after, c]: `in` with zero borders.
+void pad_nhwc(const float* in, float* out, std::int64_t n, std::int64_t h, std::int64_t w,
+              std::int64_t c, std::int64_t before, std::int64_t after, cudaStream_t stream);
+// The inverse: the interior of a padded tensor.
+void crop_nhwc(const float* padded, float* out, std::int64_t n, std::int64_t h, std::int64_t w,
+               std::int64_t c, std::int64_t before, std::int64_t after, cudaStream_t stream);
+
+// Elementwise (elementwise_kernels.cu).
+void fill(float* out, std::int64_t count, float value, cudaStream_t stream);
+void relu_forward(const float* x, float* y, std::int64_t count, cudaStream_t stream);
+// dx = y > 0 ? dy : dy * 0, from the ReLU's output y; dx may be dy.
+void relu_backward(const float* y, const float* dy, float* dx, std::int64_t count,
+                   cudaStream_t stream);
+// y = a + b, or relu(a + b).
+void add(const float* a, const float* b, float* y, std::int64_t count, bool relu,
+         cudaStream_t stream);
+// y[r, k] += bias[k] for a row-major [rows, cols] matrix.
+void add_bias(float* y, const float* bias, std::int64_t rows, std::int64_t cols,
+              cudaStream_t stream);
+// sums[k] = sum over r of m[r, k], in row order (the same bits every run).
+void column_sums(const float* m, float* sums, std::int64_t rows, std::int64_t cols,
+                 cudaStream_t stream);
+
+// Pooling (pool_kernels.cu). Max pooling keeps, per output, the input
+// position (h * W + w) of the first maximum of its window, PyTorch's and
+// oneDNN's choice; NaN wins.
+struct PoolShape {
+  std::int64_t n, h, w, c, out_h, out_w, kernel, stride, padding;
+};
+void max_pool_forward(const float* x, float* y, std::int32_t* argmax, const PoolShape& shape,
+                      cudaStream_t stream);
+// A gather over the windows that cover each input: no atomics, the same bits every run.
+void max_pool_backward(const float* dy, const std::int32_t* argmax, float* dx,
+                       const PoolShape& shape, cudaStream_t stream);
+// [n, h, w, c] -> [n, c]: the mean over h * w.
+void global_avg_pool_forward(const float* x, float* y, std::int64_t n, std::int64_t hw,
+                             std::int64_t c, cudaStream_t stream);
+void global_avg_pool_backward(const float* dy, float* dx, std::int64_t n, std::int64_t hw,
+                              std::int64_t c, cudaStream_t stream);
+
+// Softmax cross-entropy with smoothed targets (loss_kernels.cu): target
+// `on` for the label, `off` for every other class. Per row: the loss (in
+// double), whether the first maximum is the label, and the gradient
+// grad_scale * (softmax * sum(targets) - targets).
+struct CrossEntropyArgs {
+  const float* logits;
+  const std::int32_t* labels;
+  std::int64_t rows, classes;
+  double on, off, grad_scale;
+  float* grad;
+  double* row_loss;
+  std::int32_t* row_correct;
+};
+void softmax_cross_entropy(const CrossEntropyArgs& args, cudaStream_t stream);
+
+// SGD over many parameters in one launch (sgd_kernels.cu).
+struct SgdTensor {
+  float* w;
+  const float* grad;
+  float* buf;
+  std::int64_t count;
+  float weight_decay;
+};
+struct SgdChunk {
+  std::int32_t tensor;
+  std::int64_t begin;  // first element; a chunk spans kSgdChunk elements or to the end
+};
+constexpr std::int64_t kSgdChunk = 65536;
+// `tensors` and `chunks` are device arrays; `c`'s weight decay is replaced by each tensor's.
+void sgd_multi_tensor(const SgdTensor* tensors, const SgdChunk* chunks, std::int64_t chunk_count,
+                      const SgdCoefficients& c, cudaStream_t stream);
+
+}  // namespace parity::trainer::cuda::kernels
