@@ -13,6 +13,7 @@
 
 #include "parity/trainer/backend/cpu_backend.hpp"
 #include "parity/trainer/backend/cuda_backend.hpp"
+#include "random_floats.hpp"
 
 namespace cuda_test {
 
@@ -33,15 +34,6 @@ inline Backend& cpu() {
 inline Backend& gpu() {
   static const std::unique_ptr<Backend> backend = make_cuda_backend({});
   return *backend;
-}
-
-inline std::vector<float> random_floats(std::size_t count, unsigned seed, float low = -1.f,
-                                        float high = 1.f) {
-  std::mt19937 engine(seed);
-  std::uniform_real_distribution<float> uniform(low, high);
-  std::vector<float> values(count);
-  for (auto& v : values) v = uniform(engine);
-  return values;
 }
 
 // max |got - want| / max |want|: the "relative error".

@@ -13,15 +13,7 @@
 #include <vector>
 
 #include "naive_layers.hpp"
-
-inline std::vector<float> random_floats(std::size_t count, unsigned seed, float low = -1.f,
-                                        float high = 1.f) {
-  std::mt19937 engine(seed);
-  std::uniform_real_distribution<float> uniform(low, high);
-  std::vector<float> values(count);
-  for (auto& v : values) v = uniform(engine);
-  return values;
-}
+#include "random_floats.hpp"
 
 inline naive::Values widen(const std::vector<float>& values) {
   return naive::Values(values.begin(), values.end());

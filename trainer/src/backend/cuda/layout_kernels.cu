@@ -6,23 +6,23 @@
 namespace parity::trainer::cuda::kernels {
 namespace {
 
-// One thread per element, indexed in the output's order (coalesced writes).
-__global__ void nchw_to_nhwc_kernel(const float* in, float* out, std::int64_t n, std::int64_t c,
-                                    std::int64_t hw) {
-  const std::int64_t total = n * c * hw;
+// [batch, rows, cols] -> [batch, cols, rows]; one thread per element, in the
+// output's order (coalesced writes). NCHW -> NHWC transposes (C, H*W) per
+// image, NHWC -> NCHW transposes (H*W, C).
+__global__ void transpose_kernel(const float* in, float* out, std::int64_t batch,
+                                 std::int64_t rows, std::int64_t cols) {
+  const std::int64_t total = batch * rows * cols;
   for (std::int64_t i = first_index(); i < total; i += grid_stride()) {
-    const std::int64_t channel = i % c, pixel = (i / c) % hw, image = i / (c * hw);
-    out[i] = in[(image * c + channel) * hw + pixel];
+    const std::int64_t row = i % rows, col = (i / rows) % cols, item = i / (rows * cols);
+    out[i] = in[(item * rows + row) * cols + col];
   }
 }
 
-__global__ void nhwc_to_nchw_kernel(const float* in, float* out, std::int64_t n, std::int64_t c,
-                                    std::int64_t hw) {
-  const std::int64_t total = n * c * hw;
-  for (std::int64_t i = first_index(); i < total; i += grid_stride()) {
-    const std::int64_t pixel = i % hw, channel = (i / hw) % c, image = i / (c * hw);
-    out[i] = in[(image * hw + pixel) * c + channel];
-  }
+void transpose(const float* in, float* out, std::int64_t batch, std::int64_t rows,
+               std::int64_t cols, cudaStream_t stream) {
+  transpose_kernel<<<blocks_for(batch * rows * cols), kThreads, 0, stream>>>(in, out, batch, rows,
+                                                                            cols);
+  PARITY_CUDA_CHECK_LAUNCH();
 }
 
 // Indexed over the padded tensor: border elements are written zero.
@@ -57,14 +57,12 @@ __global__ void crop_kernel(const float* padded, float* out, std::int64_t n, std
 
 void nchw_to_nhwc(const float* in, float* out, std::int64_t n, std::int64_t c, std::int64_t h,
                   std::int64_t w, cudaStream_t stream) {
-  nchw_to_nhwc_kernel<<<blocks_for(n * c * h * w), kThreads, 0, stream>>>(in, out, n, c, h * w);
-  PARITY_CUDA_CHECK_LAUNCH();
+  transpose(in, out, n, c, h * w, stream);
 }
 
 void nhwc_to_nchw(const float* in, float* out, std::int64_t n, std::int64_t c, std::int64_t h,
                   std::int64_t w, cudaStream_t stream) {
-  nhwc_to_nchw_kernel<<<blocks_for(n * c * h * w), kThreads, 0, stream>>>(in, out, n, c, h * w);
-  PARITY_CUDA_CHECK_LAUNCH();
+  transpose(in, out, n, h * w, c, stream);
 }
 
 void pad_nhwc(const float* in, float* out, std::int64_t n, std::int64_t h, std::int64_t w,
