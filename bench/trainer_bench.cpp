@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   Tracing tracing;
   // torchvision's network: the ImageNet stem at every image size.
   ResNet model(*backend, {depth, classes, false, {batch, 3, size, size}, 1, Stem::kImageNet, {}}, tracing);
-  Sgd optimizer(*backend, model.state().parameters, {0.9, 0.0, false, 1e-4, 1.0});
+  Sgd optimizer(*backend, model.state().parameters, {0.9, 0.0, false, 1e-4});
 
   std::mt19937 engine(1);
   std::normal_distribution<float> normal;

@@ -6,7 +6,7 @@
 //                      [--input-batch IMAGES.npy --input-labels LABELS.npy]
 //                      [--dump DIR [--dump-steps 0-2] [--dump-what fwd,bwd,params,grads]
 //                      [--dump-stats-only]] [--detect-anomaly] [--plant-bug KIND[:LAYER]]...
-//                      [--plant-nan LAYER@STEP]
+//                      [--plant-nan LAYER@STEP] [--plant-overflow STEPS]
 //   parity-train eval  --config FILE --checkpoint CKPT [--set k=v]... [--threads N]
 //   parity-train keys  (every config key with its type, default and meaning)
 // Under `mpirun -np N`, `train` is one rank of a data-parallel run (see
@@ -31,7 +31,7 @@ constexpr int kCouldNotRun = 2;
 // (which validates them) after parsing.
 struct DebugArguments {
   std::string init_weights, input_images, input_labels, dump,
-      dump_steps = "all", dump_what = "fwd,bwd,params,grads", plant_nan;
+      dump_steps = "all", dump_what = "fwd,bwd,params,grads", plant_nan, plant_overflow;
   bool dump_stats_only = false, detect_anomaly = false;
   std::vector<std::string> plant_bugs;
 
@@ -69,6 +69,9 @@ struct DebugArguments {
                        "reproduce a migration bug: same-pad[:CONV], bn-eps[:BN], label-smooth, "
                        "transpose-weight[:CONV] (repeatable)");
     command.add_option("--plant-nan", plant_nan, "LAYER@STEP: put a NaN in LAYER's output at STEP");
+    command.add_option("--plant-overflow", plant_overflow,
+                       "put an Inf in the gradients at these steps (3, 0-2 or a comma list): "
+                       "the loss scaler must skip them");
   }
 
   parity::trainer::DebugOptions options() const {
@@ -88,6 +91,9 @@ struct DebugArguments {
     for (const std::string& bug : plant_bugs)
       debug.bugs.push_back(parity::trainer::PlantedBug::parse(bug));
     if (!plant_nan.empty()) debug.nan = parity::trainer::PlantedNan::parse(plant_nan);
+    if (!plant_overflow.empty())
+      debug.overflow_steps =
+          parity::trainer::StepSelection::parse(plant_overflow, "--plant-overflow");
     return debug;
   }
 };

@@ -31,6 +31,8 @@ CounterAnalysis analyze_counters(const TraceData& trace) {
     for (std::size_t i = 1; i < scale->size(); ++i)
       analysis.loss_scale_drops += (*scale)[i].value < (*scale)[i - 1].value;
   }
+  if (const auto skips = peak(series(trace, "skipped_steps")))
+    analysis.overflow_skips = static_cast<std::int64_t>(*skips);
   for (const char* name : {"nan_count", "inf_count"})
     if (const auto* counts = series(trace, name))
       for (const CounterPoint& p : *counts) analysis.nonfinite_values += p.value;

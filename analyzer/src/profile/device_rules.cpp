@@ -73,16 +73,23 @@ void conversion_ops(const RankProfile& profile, const Thresholds& t, std::vector
 void loss_scale_overflow(const RankProfile& profile, const Thresholds& t,
                          std::vector<Finding>& out) {
   const CounterAnalysis& counters = profile.counters;
-  if (counters.loss_scale_drops == 0) return;
+  // A dynamic scale drops once per skipped step; a fixed one only counts them.
+  const std::int64_t skipped = std::max(counters.loss_scale_drops, counters.overflow_skips);
+  if (skipped == 0) return;
   const double steps = static_cast<double>(std::max<std::size_t>(1, profile.steps.steps.size()));
-  const double share = static_cast<double>(counters.loss_scale_drops) / steps;
+  const double share = static_cast<double>(skipped) / steps;
   const bool warn = share >= t.overflow_warning_share;
   Finding f = finding(profile, "loss-scale-overflow", warn ? Severity::kWarning : Severity::kInfo,
-                      "the loss scale dropped " + std::to_string(counters.loss_scale_drops) +
-                          (counters.loss_scale_drops == 1 ? " time (" : " times (") +
-                          format_percent(share) + " of steps skipped for overflow)");
+                      std::to_string(skipped) + (skipped == 1 ? " step" : " steps") +
+                          " skipped for gradient overflow (" + format_percent(share) +
+                          " of steps); the loss scale dropped " +
+                          std::to_string(counters.loss_scale_drops) +
+                          (counters.loss_scale_drops == 1 ? " time" : " times"));
   f.evidence.push_back(std::to_string(counters.loss_scale_samples) + " loss_scale samples");
-  f.numbers = {{"drops", counters.loss_scale_drops}, {"share_of_steps", share}};
+  if (counters.overflow_skips > 0)
+    f.evidence.push_back("skipped_steps counter: " + std::to_string(counters.overflow_skips));
+  f.numbers = {
+      {"drops", counters.loss_scale_drops}, {"skipped", skipped}, {"share_of_steps", share}};
   f.next_step = warn
                     ? "too many skipped steps: start from a lower initial loss scale, grow it more "
                       "slowly, or keep the overflowing layers in fp32"

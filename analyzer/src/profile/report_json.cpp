@@ -144,6 +144,7 @@ json counters_json(const CounterAnalysis& c) {
   return {{"loss_samples", c.loss_samples},
           {"nonfinite_losses", c.nonfinite_losses},
           {"loss_scale_drops", c.loss_scale_drops},
+          {"overflow_skips", c.overflow_skips},
           {"nonfinite_values", c.nonfinite_values},
           {"memory_peak_bytes", optional(c.memory_peak_bytes)},
           {"memory_capacity_bytes", optional(c.memory_capacity_bytes)}};

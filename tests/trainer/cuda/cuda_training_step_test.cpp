@@ -22,7 +22,7 @@ std::vector<StepResult> train(Backend& backend, const Dims& input, std::int64_t 
                               int steps) {
   Tracing tracing;
   ResNet model(backend, {18, classes, false, input, 5, Stem::kAuto, {}}, tracing);
-  Sgd sgd(backend, model.state().parameters, {0.9, 0.0, false, 1e-4, 1.0});
+  Sgd sgd(backend, model.state().parameters, {0.9, 0.0, false, 1e-4});
   std::vector<std::int32_t> labels(static_cast<std::size_t>(input[0]));
   for (std::size_t n = 0; n < labels.size(); ++n)
     labels[n] = std::int32_t(n % std::size_t(classes));

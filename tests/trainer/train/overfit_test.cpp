@@ -25,7 +25,7 @@ TEST_CASE("ResNet-18 with SGD memorises one batch of random images", "[e2e]") {
   auto backend = make_cpu_backend({});
   Tracing tracing;
   ResNet model(*backend, {18, kClasses, false, input, 3, Stem::kAuto, {}}, tracing);
-  Sgd sgd(*backend, model.state().parameters, {0.9, 0.0, false, 0.0, 1.0});
+  Sgd sgd(*backend, model.state().parameters, {0.9, 0.0, false, 0.0});
 
   const std::vector<float> images = normal_floats(std::size_t(element_count(input)), 21, 1.f);
   // Four images of each class, in shuffled order.

@@ -146,8 +146,7 @@ void compare_with_torch(Driver driver) {
     for (std::size_t i = 0; i < kNames.size(); ++i)
       backend.write(model.parameters[i].tensors->value, in.init[i]);
     Sgd sgd(backend, model.parameters,
-            {config.momentum, config.dampening, config.nesterov, config.weight_decay,
-             config.loss_scale});
+            {config.momentum, config.dampening, config.nesterov, config.weight_decay});
 
     for (std::size_t s = 0; s < kRates.size(); ++s) {
       for (std::size_t i = 0; i < kNames.size(); ++i) {
@@ -157,7 +156,7 @@ void compare_with_torch(Driver driver) {
       }
       if (driver == Driver::kSgd) {
         CHECK(sgd.has_momentum() == (s > 0));
-        sgd.step(kRates[s]);
+        sgd.step(kRates[s], config.loss_scale);
       } else {
         for (Parameter& p : model.parameters)
           backend.sgd_update(*p.tensors, {kRates[s], config.momentum, config.dampening,

@@ -25,7 +25,7 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 38> kKeys{{
+const std::array<Key, 42> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual,
@@ -59,7 +59,18 @@ const std::array<Key, 38> kKeys{{
     {"label_smooth_factor", &TrainConfig::label_smooth_factor, "label smoothing epsilon"},
     {"label_smooth_convention", &TrainConfig::label_smooth_convention,
      "pytorch (eps spread over all K classes) or mindspore (off-value eps/(K-1))"},
-    {"loss_scale", &TrainConfig::loss_scale, "fixed loss scale"},
+    {"loss_scale", &TrainConfig::loss_scale,
+     "loss scale: the fixed scale, or where the dynamic scale starts"},
+    {"loss_scale_manager", &TrainConfig::loss_scale_manager,
+     "fixed (the scale never changes) or dynamic (down on overflow, up after a window of clean "
+     "steps)"},
+    {"drop_overflow_update", &TrainConfig::drop_overflow_update,
+     "fixed scale: skip the update of a step whose gradients hold Inf or NaN (dynamic always "
+     "does)"},
+    {"loss_scale_factor", &TrainConfig::loss_scale_factor,
+     "dynamic scale: divided by this on overflow, multiplied after a clean window"},
+    {"loss_scale_window", &TrainConfig::loss_scale_window,
+     "dynamic scale: clean steps in a row before the scale grows"},
     {"save_checkpoint", &TrainConfig::save_checkpoint, "write checkpoints"},
     {"save_checkpoint_epochs", &TrainConfig::save_checkpoint_epochs, "epochs between checkpoints"},
     {"keep_checkpoint_max", &TrainConfig::keep_checkpoint_max, "checkpoints kept (oldest removed)"},
@@ -187,6 +198,16 @@ void validate(const TrainConfig& c) {
   require(c.label_smooth_factor >= 0 && c.label_smooth_factor < 1, "label_smooth_factor",
           "must lie in [0, 1)", c.label_smooth_factor);
   require(c.loss_scale > 0, "loss_scale", "must be positive", c.loss_scale);
+  one_of("loss_scale_manager", c.loss_scale_manager, {"fixed", "dynamic"});
+  if (c.loss_scale_manager == "dynamic") {
+    // Never scaled below 1, so it cannot start there.
+    require(c.loss_scale >= 1, "loss_scale", "must be at least 1 with the dynamic manager",
+            c.loss_scale);
+    require(c.loss_scale_factor > 1, "loss_scale_factor", "must be greater than 1",
+            c.loss_scale_factor);
+    require(c.loss_scale_window >= 1, "loss_scale_window", "must be at least 1",
+            c.loss_scale_window);
+  }
   require(c.save_checkpoint_epochs >= 1, "save_checkpoint_epochs", "must be at least 1",
           c.save_checkpoint_epochs);
   require(c.keep_checkpoint_max >= 1, "keep_checkpoint_max", "must be at least 1",

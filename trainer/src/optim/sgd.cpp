@@ -5,9 +5,9 @@ namespace parity::trainer {
 Sgd::Sgd(Backend& backend, std::vector<Parameter> parameters, const SgdOptions& options)
     : backend_(backend), parameters_(std::move(parameters)), options_(options) {}
 
-void Sgd::step(double lr) {
-  const SgdStep step{lr, options_.momentum, options_.dampening, 0.0, options_.loss_scale,
-                     options_.nesterov, !has_momentum_};
+void Sgd::step(double lr, double loss_scale) {
+  const SgdStep step{lr,         options_.momentum, options_.dampening, 0.0,
+                     loss_scale, options_.nesterov, !has_momentum_};
   std::vector<ParamTensors*> tensors;
   std::vector<SgdStep> steps;
   tensors.reserve(parameters_.size());

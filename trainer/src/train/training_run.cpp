@@ -12,6 +12,7 @@
 #include "parity/importers/tensor_source.hpp"
 #include "parity/profiler/recorder.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
+#include "step_loss_scaling.hpp"
 #ifdef PARITY_HAVE_CUDA_BACKEND
 #include "parity/trainer/backend/cuda_backend.hpp"
 #endif
@@ -262,6 +263,12 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     throw Error("--trace-steps chooses the steps of a trace, and no trace is written",
                 "--trace-steps " + options.trace_steps->text(), "add --trace RUN.db");
   check_device_target(config);
+  if (debug.overflow_steps && config.loss_scale_manager == "fixed" && !config.drop_overflow_update)
+    throw Error(
+        "--plant-overflow plants what the loss scaler must catch, and this config checks "
+        "no gradients (a fixed loss scale without drop_overflow_update)",
+        "--plant-overflow " + debug.overflow_steps->text(),
+        "add --set loss_scale_manager=dynamic or --set drop_overflow_update=true");
   std::unique_ptr<profiler::Recorder> recorder;
   if (options.trace) {
     profiler::RecorderOptions trace_options;
@@ -312,7 +319,10 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   }
   bugs.transpose_weights(*backend, model.state());
   Sgd optimizer(*backend, model.state().parameters,
-                {config.momentum, 0.0, config.nesterov, config.weight_decay, config.loss_scale});
+                {config.momentum, 0.0, config.nesterov, config.weight_decay});
+  StepLossScaling scaling(config, *backend, recorder.get(), communicator, debug.overflow_steps);
+  std::vector<ParamTensors*> parameter_tensors;
+  for (const Parameter& p : model.state().parameters) parameter_tensors.push_back(p.tensors);
   std::unique_ptr<Loader> loader;
   if (!fixed_batch)
     loader = make_train_loader(config, world_size, rank, recorder.get(), options.data_delay_ms);
@@ -339,6 +349,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
                   options.resume->string(), "resume with the same seed (--set seed=...)");
     check_same_network(config, saved, options.resume->string());
     import_state(*backend, model.state(), &optimizer, saved.tensors, options.resume->string());
+    scaling.restore(saved, options.resume->string());
     global_step = saved.step;
     log << "resumed from " << options.resume->string() << " at step " << global_step << std::endl;
   }
@@ -394,6 +405,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     checkpoint.step_in_epoch = step_in_epoch;
     checkpoint.rng_state = rng_state(config);
     checkpoint.config_yaml = to_yaml(config);
+    scaling.save(checkpoint);
     summary.last_checkpoint = checkpoints.save(checkpoint);
   };
 
@@ -431,6 +443,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
         const Tensor input = backend->from_host(input_dims, batch->images);
         if (tracing.observer) tracing.observer->input(input);
         const Tensor logits = model.forward(input, Mode::kTrain);
+        loss_options.scale = scaling.scale();
         result = backend->cross_entropy(logits, batch->labels, loss_options);
         if (tracing.observer) tracing.observer->loss(result.loss);
       }
@@ -443,21 +456,28 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
         MaybeScope phase(recorder.get(), names.allreduce_wait, Category::kPhase);
         reducer->finish_step();
       }
+      bool applied = false;
       {
         MaybeScope phase(recorder.get(), names.optimizer, Category::kPhase);
-        if (tracing.observer) tracing.observer->before_update(model.state());
-        optimizer.step(lr);
-        if (tracing.observer) tracing.observer->after_update(model.state());
+        const double scale = scaling.scale();
+        // A step whose gradients overflowed is dropped whole (the loss scaler's rule).
+        applied = scaling.finish_step(global_step - 1, parameter_tensors);
+        if (applied) {
+          if (tracing.observer) tracing.observer->before_update(model.state());
+          optimizer.step(lr, scale);
+          if (tracing.observer) tracing.observer->after_update(model.state());
+        }
       }
-      loss = result.loss;
-      if (!std::isfinite(loss))
-        throw Error("the loss became " + format_number(loss, "%g") + " at step " +
-                        std::to_string(global_step),
-                    "train", "lower lr_max, or check the data");
-      if (recorder) {
-        recorder->counter(names.loss, loss);
-        recorder->counter(names.lr, lr);
+      // A dropped step's loss may be the overflow itself: neither an error nor a sample.
+      if (applied || std::isfinite(result.loss)) {
+        loss = result.loss;
+        if (!std::isfinite(loss))
+          throw Error("the loss became " + format_number(loss, "%g") + " at step " +
+                          std::to_string(global_step),
+                      "train", "lower lr_max, or check the data");
+        if (recorder) recorder->counter(names.loss, loss);
       }
+      if (recorder) recorder->counter(names.lr, lr);
       images += batch->n;
       ++summary.steps;
       // Ranks stop together: one whose clock passed the limit stops them all.
@@ -503,12 +523,16 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
         << debug.dump->dir.string() << std::endl;
   }
   summary.global_step = global_step;
+  summary.overflow_steps = scaling.state().overflow_steps;
+  summary.overflow_skips = scaling.state().skipped_steps;
+  summary.loss_scale = scaling.scale();
   summary.images_per_second = seconds > 0 ? double(images) / seconds : 0.0;
   if (summary.skipped_batches > 0)
     log::warning(std::to_string(summary.skipped_batches) +
                  " steps were skipped: their batches lost unreadable images (skip_corrupt)");
   log << "trained " << summary.steps << " steps in " << format_duration(seconds) << ", "
       << format_number(summary.images_per_second, "%.1f") << " images/s" << std::endl;
+  if (const std::string scale = scaling.summary(); !scale.empty()) log << scale << std::endl;
   if (summary.last_checkpoint)
     log << "checkpoint: " << summary.last_checkpoint->string() << std::endl;
   return summary;

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cpu_ops.hpp"
@@ -19,7 +20,8 @@ using cpu::cpu_tensor;
 
 class CpuBackend final : public Backend {
  public:
-  explicit CpuBackend(const CpuBackendOptions& options) : add_(context_, cpu::ElementwiseAdd::kNone) {
+  explicit CpuBackend(const CpuBackendOptions& options)
+      : add_(context_, cpu::ElementwiseAdd::kNone) {
     // oneDNN runs on the OpenMP runtime it was built with (libgomp), which is
     // ours too: this sets the thread count of every primitive.
     omp_set_num_threads(options.threads > 0 ? options.threads : omp_get_num_procs());
@@ -120,14 +122,22 @@ class CpuBackend final : public Backend {
     }
   }
 
+  bool gradients_finite(std::span<ParamTensors* const> params) override {
+    return std::all_of(params.begin(), params.end(), [](const ParamTensors* p) {
+      cpu::CpuTensor& grad = cpu_tensor(p->grad);
+      return cpu::all_finite(grad.data(), grad.bytes() / sizeof(float));
+    });
+  }
+
   BackendLoss cross_entropy(const Tensor& logits, std::span<const std::int32_t> labels,
                             const LossOptions& options) override {
-    const LossResult host = softmax_cross_entropy(to_host(logits), labels,
-                                                  logits.dims().at(1), options);
+    const LossResult host =
+        softmax_cross_entropy(to_host(logits), labels, logits.dims().at(1), options);
     return {host.loss, host.correct, from_host(logits.dims(), host.grad_logits)};
   }
 
-  std::vector<std::span<float>> contiguous_gradients(std::span<ParamTensors* const> params) override {
+  std::vector<std::span<float>> contiguous_gradients(
+      std::span<ParamTensors* const> params) override {
     return cpu::move_gradients_together(params);
   }
 
@@ -140,7 +150,8 @@ class CpuBackend final : public Backend {
   }
   static void check_count(const Dims& dims, std::size_t count) {
     if (static_cast<std::int64_t>(count) != element_count(dims))
-      throw Error(std::to_string(count) + " values for a tensor of " + dims_text(dims), "cpu backend");
+      throw Error(std::to_string(count) + " values for a tensor of " + dims_text(dims),
+                  "cpu backend");
   }
 
   Context context_;

@@ -1,4 +1,5 @@
-// The CPU backend's SGD loop over one parameter in its own layout.
+// The CPU backend's optimizer loops over one parameter in its own layout:
+// the SGD update and the loss scaler's overflow check.
 #pragma once
 
 #include <cstddef>
@@ -11,5 +12,8 @@ namespace parity::trainer::cpu {
 // w, g and buf hold `count` elements in one layout.
 void sgd_update_plain(float* w, const float* g, float* buf, std::size_t count,
                       const SgdCoefficients& c);
+
+// Whether all `count` values are finite (no Inf, no NaN).
+bool all_finite(const float* values, std::size_t count);
 
 }  // namespace parity::trainer::cpu

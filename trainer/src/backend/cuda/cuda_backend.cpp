@@ -8,6 +8,7 @@
 #include "cuda_check.hpp"
 #include "cuda_ops.hpp"
 #include "cuda_tensor.hpp"
+#include "gradient_check.hpp"
 #include "kernels.hpp"
 #include "parity/core/error.hpp"
 #include "sgd_table.hpp"
@@ -132,6 +133,10 @@ class CudaBackend final : public Backend {
     all_.update(context_, params, steps);
   }
 
+  bool gradients_finite(std::span<ParamTensors* const> params) override {
+    return check_.count_non_finite(context_, params) == 0;
+  }
+
   BackendLoss cross_entropy(const Tensor& logits, std::span<const std::int32_t> labels,
                             const LossOptions& options) override {
     const Dims& d = logits.dims();
@@ -208,6 +213,7 @@ class CudaBackend final : public Backend {
  private:
   Context context_;
   cuda::SgdTable single_, all_;
+  cuda::GradientCheck check_;
 };
 
 }  // namespace

@@ -49,4 +49,8 @@ class DeviceBuffer {
   cudaStream_t stream_ = nullptr;
 };
 
+// A new buffer holding a copy of `bytes` of host memory, queued on `stream`.
+// From pageable memory the copy has read the host data when this returns.
+DeviceBuffer copy_to_device(const void* host, std::size_t bytes, cudaStream_t stream);
+
 }  // namespace parity::trainer::cuda

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "../shared/sgd_coefficients.hpp"
 
@@ -71,6 +72,20 @@ struct CrossEntropyArgs {
 };
 void softmax_cross_entropy(const CrossEntropyArgs& args, cudaStream_t stream);
 
+// Multi-tensor launches: one block per chunk of kChunkElements elements of
+// one tensor, so a single launch covers every parameter.
+struct TensorChunk {
+  std::int32_t tensor;  // row of the launch's tensor table
+  std::int64_t begin;   // first element; a chunk spans kChunkElements elements or to the end
+};
+constexpr std::int64_t kChunkElements = 65536;
+// Appends the chunks of table row `tensor`, which holds `count` elements.
+inline void append_chunks(std::vector<TensorChunk>& chunks, std::int32_t tensor,
+                          std::int64_t count) {
+  for (std::int64_t begin = 0; begin < count; begin += kChunkElements)
+    chunks.push_back({tensor, begin});
+}
+
 // SGD over many parameters in one launch (sgd_kernels.cu).
 struct SgdTensor {
   float* w;
@@ -79,13 +94,18 @@ struct SgdTensor {
   std::int64_t count;
   float weight_decay;
 };
-struct SgdChunk {
-  std::int32_t tensor;
-  std::int64_t begin;  // first element; a chunk spans kSgdChunk elements or to the end
-};
-constexpr std::int64_t kSgdChunk = 65536;
 // `tensors` and `chunks` are device arrays; `c`'s weight decay is replaced by each tensor's.
-void sgd_multi_tensor(const SgdTensor* tensors, const SgdChunk* chunks, std::int64_t chunk_count,
+void sgd_multi_tensor(const SgdTensor* tensors, const TensorChunk* chunks, std::int64_t chunk_count,
                       const SgdCoefficients& c, cudaStream_t stream);
+
+// Adds the number of Inf and NaN values in many tensors to *non_finite, a
+// device counter, in one launch (sgd_kernels.cu): the loss scaler's check.
+struct CheckedTensor {
+  const float* values;
+  std::int64_t count;
+};
+void count_non_finite(const CheckedTensor* tensors, const TensorChunk* chunks,
+                      std::int64_t chunk_count, unsigned long long* non_finite,
+                      cudaStream_t stream);
 
 }  // namespace parity::trainer::cuda::kernels

@@ -1,7 +1,6 @@
 #include "sgd_table.hpp"
 
 #include "../shared/sgd_step_coefficients.hpp"
-#include "cuda_check.hpp"
 #include "cuda_tensor.hpp"
 #include "parity/core/error.hpp"
 
@@ -28,7 +27,7 @@ void SgdTable::update(Context& context, std::span<ParamTensors* const> params,
                   "update the parameter groups one call each");
   if (!matches(params, steps)) rebuild(context, params, steps);
   kernels::sgd_multi_tensor(device_tensors_.as<kernels::SgdTensor>(),
-                            device_chunks_.as<kernels::SgdChunk>(), std::int64_t(chunks_.size()),
+                            device_chunks_.as<kernels::TensorChunk>(), std::int64_t(chunks_.size()),
                             sgd_coefficients(steps[0]), context.stream);
 }
 
@@ -55,17 +54,12 @@ void SgdTable::rebuild(Context& context, std::span<ParamTensors* const> params,
     const std::int64_t count = p.value.element_count();
     tensors_.push_back(
         {data(p.value), data(p.grad), data(p.momentum), count, float(steps[i].weight_decay)});
-    for (std::int64_t begin = 0; begin < count; begin += kernels::kSgdChunk)
-      chunks_.push_back({std::int32_t(i), begin});
+    kernels::append_chunks(chunks_, std::int32_t(i), count);
   }
-  device_tensors_ = DeviceBuffer(tensors_.size() * sizeof(kernels::SgdTensor), context.stream);
-  device_chunks_ = DeviceBuffer(chunks_.size() * sizeof(kernels::SgdChunk), context.stream);
-  // From pageable memory the copies are done with the host arrays when they return.
-  PARITY_CUDA_CHECK(cudaMemcpyAsync(device_tensors_.data(), tensors_.data(),
-                                    device_tensors_.bytes(), cudaMemcpyHostToDevice,
-                                    context.stream));
-  PARITY_CUDA_CHECK(cudaMemcpyAsync(device_chunks_.data(), chunks_.data(), device_chunks_.bytes(),
-                                    cudaMemcpyHostToDevice, context.stream));
+  device_tensors_ =
+      copy_to_device(tensors_.data(), tensors_.size() * sizeof(kernels::SgdTensor), context.stream);
+  device_chunks_ =
+      copy_to_device(chunks_.data(), chunks_.size() * sizeof(kernels::TensorChunk), context.stream);
 }
 
 }  // namespace parity::trainer::cuda

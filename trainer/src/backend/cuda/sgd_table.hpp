@@ -1,6 +1,6 @@
 // The device-side table that lets one kernel launch update every parameter:
 // a row per tensor (pointers, size, weight decay) and a row per chunk of
-// kSgdChunk elements. Rebuilt only when the parameters or their weight
+// kChunkElements elements. Rebuilt only when the parameters or their weight
 // decays change, which in training is never after the first step.
 #pragma once
 
@@ -26,7 +26,7 @@ class SgdTable {
                std::span<const SgdStep> steps);
 
   std::vector<kernels::SgdTensor> tensors_;
-  std::vector<kernels::SgdChunk> chunks_;
+  std::vector<kernels::TensorChunk> chunks_;
   DeviceBuffer device_tensors_, device_chunks_;
 };
 

@@ -147,6 +147,11 @@ class Backend {
     for (std::size_t i = 0; i < params.size(); ++i) sgd_update(*params[i], steps[i]);
   }
 
+  // Whether every gradient of `params` is finite (no Inf, no NaN): the loss
+  // scaler's overflow check. Waits for the gradients (a GPU backend reads
+  // back one count).
+  virtual bool gradients_finite(std::span<ParamTensors* const> params) = 0;
+
   // Softmax cross-entropy of `logits` [N, K] against labels in [0, K), as
   // softmax_cross_entropy() defines it, computed where the logits are.
   virtual BackendLoss cross_entropy(const Tensor& logits, std::span<const std::int32_t> labels,

@@ -46,7 +46,11 @@ struct TrainConfig {
   bool use_label_smooth = true;
   double label_smooth_factor = 0.1;
   std::string label_smooth_convention = "pytorch";  // pytorch: eps/K; mindspore: eps/(K-1)
-  double loss_scale = 1.0;
+  double loss_scale = 1.0;                  // the fixed scale, or the dynamic scale's start
+  std::string loss_scale_manager = "fixed";  // fixed or dynamic (MindSpore's two managers)
+  bool drop_overflow_update = false;        // fixed: skip a step whose gradients overflow
+  double loss_scale_factor = 2.0;           // dynamic: the step up and down
+  std::int64_t loss_scale_window = 2000;    // dynamic: clean steps before a step up
 
   // Checkpoints
   bool save_checkpoint = true;

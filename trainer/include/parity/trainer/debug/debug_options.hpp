@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "parity/trainer/debug/planted_faults.hpp"
+#include "parity/trainer/debug/step_selection.hpp"
 #include "parity/trainer/debug/tensor_dumper.hpp"
 
 namespace parity::trainer {
@@ -22,6 +23,9 @@ struct DebugOptions {
   bool detect_anomaly = false;
   std::vector<PlantedBug> bugs;
   std::optional<PlantedNan> nan;
+  // Steps whose gradients get an Inf before the loss scaler's check
+  // (--plant-overflow): proves that overflowing steps are skipped.
+  std::optional<StepSelection> overflow_steps;
 };
 
 }  // namespace parity::trainer

@@ -16,13 +16,13 @@ struct SgdOptions {
   double dampening = 0.0;
   bool nesterov = false;
   double weight_decay = 0.0;
-  double loss_scale = 1.0;  // gradients arrive multiplied by it
 };
 
 class Sgd {
  public:
   Sgd(Backend& backend, std::vector<Parameter> parameters, const SgdOptions& options);
-  void step(double lr);
+  // One update; the gradients arrive multiplied by `loss_scale`.
+  void step(double lr, double loss_scale = 1.0);
   const std::vector<Parameter>& parameters() const { return parameters_; }
   // Whether the momentum buffers hold anything yet (false before the first
   // step); a checkpoint stores it.

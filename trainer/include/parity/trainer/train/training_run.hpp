@@ -43,6 +43,10 @@ struct TrainSummary {
   double last_loss = 0.0;
   double images_per_second = 0.0;    // over this run's steps, data waits included
   std::int64_t skipped_batches = 0;  // short batches (unreadable images left out)
+  // The loss scaler's totals since the start of training (resumed runs included).
+  std::int64_t overflow_steps = 0;   // steps whose gradients held Inf or NaN
+  std::int64_t overflow_skips = 0;   // of those, the steps whose update was not applied
+  double loss_scale = 1.0;           // the scale the next step would use
   std::optional<std::filesystem::path> last_checkpoint;
   std::int64_t dumped_tensors = 0;   // records written by --dump
   std::uint64_t dumped_bytes = 0;    // their .npy data
