@@ -17,7 +17,7 @@ namespace {
 // Kernels that run outside any layer: host data in and out, the loss, the optimizer.
 bool outside_layers(const std::string& kernel) {
   for (const char* name :
-       {"nchw_to_nhwc", "nhwc_to_nchw", "cross_entropy", "sgd_kernel", "fill_kernel"})
+       {"transpose_kernel", "cross_entropy", "sgd_kernel", "count_non_finite", "fill_kernel"})
     if (kernel.find(name) != std::string::npos) return true;
   return false;
 }
@@ -61,4 +61,48 @@ TEST_CASE("a traced GPU run has every kernel of its steps with a launch, a phase
   // ResNet-18: 20 convolutions, 20 batch norms, pooling and the classifier, both ways, twice.
   CHECK(in_layers > 2 * 80);
   CHECK(kernels > in_layers);
+}
+
+TEST_CASE("a GPU run copies each batch on a stream of its own before the compute stream uses it",
+          "[gpu]") {
+  if (skip_without_gpu()) return;
+  TempDir dir;
+  const TrainConfig config = load_train_config(
+      {}, {"dataset=synthetic", "net_name=resnet18", "class_num=4", "batch_size=8",
+           "train_image_size=16", "synthetic_size=32", "epoch_size=1", "save_checkpoint=false",
+           "device_target=GPU", "num_workers=1"});
+  TrainOptions options;
+  options.trace = dir / "gpu.db";
+  std::ostringstream log;
+  REQUIRE(train(config, options, log).steps == 4);
+
+  TraceReader trace(dir / "gpu.db");
+  constexpr std::int64_t kBatchBytes = 8 * 3 * 16 * 16 * 4;
+  // Each batch's host-to-device copy, and the transpose that reads it.
+  sql::Statement copies(trace.db(),
+                        "SELECT track_id, start_ns + dur_ns FROM gpu_activity WHERE kind = 2 AND "
+                        "copy_kind = 1 AND bytes = ?1 ORDER BY start_ns");
+  copies.bind(1, kBatchBytes);
+  std::vector<std::pair<std::int64_t, std::int64_t>> copy_rows;
+  while (copies.step()) copy_rows.emplace_back(copies.column_int(0), copies.column_int(1));
+  sql::Statement transposes(
+      trace.db(),
+      "SELECT g.track_id, g.start_ns FROM gpu_activity g JOIN string s ON "
+      "s.id = g.name_id WHERE g.kind = 1 AND s.text LIKE '%transpose_kernel%' "
+      "ORDER BY g.start_ns");
+  std::vector<std::pair<std::int64_t, std::int64_t>> transpose_rows;
+  while (transposes.step())
+    transpose_rows.emplace_back(transposes.column_int(0), transposes.column_int(1));
+  // One batch per step (weights written before training take the other
+  // path); the last four transposes are the batches'.
+  REQUIRE(copy_rows.size() == 4);
+  REQUIRE(transpose_rows.size() >= 4);
+  const auto first_batch_transpose = transpose_rows.end() - 4;
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto& [copy_track, copy_end] = copy_rows[i];
+    const auto& [kernel_track, kernel_start] = *(first_batch_transpose + std::ptrdiff_t(i));
+    INFO("batch " << i);
+    CHECK(copy_track != kernel_track);  // the copy stream, not the compute stream
+    CHECK(kernel_start >= copy_end);    // the compute stream waited for the copy
+  }
 }

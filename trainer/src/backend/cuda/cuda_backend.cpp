@@ -9,6 +9,7 @@
 #include "cuda_ops.hpp"
 #include "cuda_tensor.hpp"
 #include "gradient_check.hpp"
+#include "input_stager.hpp"
 #include "kernels.hpp"
 #include "parity/core/error.hpp"
 #include "sgd_table.hpp"
@@ -71,9 +72,15 @@ class CudaBackend final : public Backend {
     return cuda::make_residual_add_relu(context_);
   }
 
+  // A 4-D tensor is a batch of images: it goes through the input pipeline.
   Tensor from_host(const Dims& dims, std::span<const float> values) override {
     Tensor tensor = cuda::make_tensor(context_, dims);
-    write(tensor, values);
+    if (dims.size() != 4) {
+      write(tensor, values);
+      return tensor;
+    }
+    check_count(dims, values.size());
+    stager_.upload(values, dims, data(tensor));
     return tensor;
   }
 
@@ -96,9 +103,7 @@ class CudaBackend final : public Backend {
 
   void write(const Tensor& tensor, std::span<const float> values) override {
     const Dims& d = tensor.dims();
-    if (std::int64_t(values.size()) != element_count(d))
-      throw Error(std::to_string(values.size()) + " values for a tensor of " + dims_text(d),
-                  "cuda backend");
+    check_count(d, values.size());
     if (d.size() != 4) {
       PARITY_CUDA_CHECK(cudaMemcpyAsync(data(tensor), values.data(), values.size_bytes(),
                                         cudaMemcpyHostToDevice, context_.stream));
@@ -211,7 +216,14 @@ class CudaBackend final : public Backend {
   BackendStats stats() const override { return context_.stats; }
 
  private:
+  static void check_count(const Dims& dims, std::size_t count) {
+    if (std::int64_t(count) != element_count(dims))
+      throw Error(std::to_string(count) + " values for a tensor of " + dims_text(dims),
+                  "cuda backend");
+  }
+
   Context context_;
+  cuda::InputStager stager_{context_};
   cuda::SgdTable single_, all_;
   cuda::GradientCheck check_;
 };

@@ -1,7 +1,7 @@
 // PinnedBuffer: page-locked host memory with one owner (RAII; movable, not
 // copyable). Copies from and to it run truly asynchronously on a stream,
-// which pageable memory cannot: the overflow check reads its count back
-// into it.
+// which pageable memory cannot: the input pipeline stages batches in it and
+// the overflow check reads its count back into it.
 #pragma once
 
 #include <cstddef>
