@@ -14,13 +14,8 @@ using namespace cuda_test;
 TEST_CASE("the CUDA overflow check finds one Inf or NaN among many gradients", "[gpu]") {
   if (skip_without_gpu()) return;
   // Parameters of more than one 65536-element chunk, so the check spans blocks.
-  Conv2dSpec spec;
-  spec.in_channels = 64;
-  spec.out_channels = 128;
-  spec.kernel = 3;
-  spec.padding = 1;
-  spec.input = {2, 64, 8, 8};
-  auto conv = gpu().conv2d(spec);
+  auto conv = gpu().conv2d(
+      {.in_channels = 64, .out_channels = 128, .kernel = 3, .padding = 1, .input = {2, 64, 8, 8}});
   auto fc = gpu().linear({128, 10, {2, 128}});
   std::vector<ParamTensors*> params;
   for (auto* op : {conv.get(), fc.get()})

@@ -1,6 +1,7 @@
 // A traced training run on the GPU ([gpu]): CUPTI follows the trace's
 // capture window, and every kernel of a recorded step comes back with its
 // launch call and phase, and every layer's kernel with its layer.
+#include <optional>
 #include <sstream>
 
 #include "backend_pair.hpp"
@@ -22,23 +23,32 @@ bool outside_layers(const std::string& kernel) {
   return false;
 }
 
+// ResNet-18 on 16-pixel synthetic images, 4 steps of 8.
+TrainConfig small_gpu_run() {
+  return load_train_config(
+      {}, {"dataset=synthetic", "net_name=resnet18", "class_num=4", "batch_size=8",
+           "train_image_size=16", "synthetic_size=32", "epoch_size=1", "save_checkpoint=false",
+           "device_target=GPU", "num_workers=1"});
+}
+
+// Trains it with a trace at `db` (only `steps`, when given): all 4 steps must run.
+void train_traced(const std::filesystem::path& db, std::optional<StepSelection> steps) {
+  TrainOptions options;
+  options.trace = db;
+  options.trace_steps = std::move(steps);
+  std::ostringstream log;
+  const TrainSummary summary = train(small_gpu_run(), options, log);
+  INFO(log.str());
+  REQUIRE(summary.steps == 4);
+}
+
 }  // namespace
 
 TEST_CASE("a traced GPU run has every kernel of its steps with a launch, a phase and a layer",
           "[gpu]") {
   if (skip_without_gpu()) return;
   TempDir dir;
-  const TrainConfig config = load_train_config(
-      {}, {"dataset=synthetic", "net_name=resnet18", "class_num=4", "batch_size=8",
-           "train_image_size=16", "synthetic_size=32", "epoch_size=1", "save_checkpoint=false",
-           "device_target=GPU", "num_workers=1"});
-  TrainOptions options;
-  options.trace = dir / "gpu.db";
-  options.trace_steps = StepSelection::parse("1-2", "--trace-steps");
-  std::ostringstream log;
-  const TrainSummary summary = train(config, options, log);
-  INFO(log.str());
-  REQUIRE(summary.steps == 4);
+  train_traced(dir / "gpu.db", StepSelection::parse("1-2", "--trace-steps"));
 
   TraceReader trace(dir / "gpu.db");
   CHECK(trace.meta_value("complete") == "1");
@@ -67,14 +77,7 @@ TEST_CASE("a GPU run copies each batch on a stream of its own before the compute
           "[gpu]") {
   if (skip_without_gpu()) return;
   TempDir dir;
-  const TrainConfig config = load_train_config(
-      {}, {"dataset=synthetic", "net_name=resnet18", "class_num=4", "batch_size=8",
-           "train_image_size=16", "synthetic_size=32", "epoch_size=1", "save_checkpoint=false",
-           "device_target=GPU", "num_workers=1"});
-  TrainOptions options;
-  options.trace = dir / "gpu.db";
-  std::ostringstream log;
-  REQUIRE(train(config, options, log).steps == 4);
+  train_traced(dir / "gpu.db", std::nullopt);
 
   TraceReader trace(dir / "gpu.db");
   constexpr std::int64_t kBatchBytes = 8 * 3 * 16 * 16 * 4;

@@ -105,13 +105,8 @@ TEST_CASE("the CPU backend finds one Inf or NaN among gradients in blocked layou
   auto backend = make_cpu_backend({1, true});
   // A 3x3 conv with 20 -> 24 channels: oneDNN blocks its weight by 8 or 16
   // channels, so the gradient's storage has padding beyond the last value.
-  Conv2dSpec conv_spec;
-  conv_spec.in_channels = 20;
-  conv_spec.out_channels = 24;
-  conv_spec.kernel = 3;
-  conv_spec.padding = 1;
-  conv_spec.input = {2, 20, 8, 8};
-  auto conv = backend->conv2d(conv_spec);
+  auto conv = backend->conv2d(
+      {.in_channels = 20, .out_channels = 24, .kernel = 3, .padding = 1, .input = {2, 20, 8, 8}});
   auto fc = backend->linear({24, 5, {2, 24}});
   std::vector<ParamTensors*> params;
   for (auto* op : {conv.get(), fc.get()})
