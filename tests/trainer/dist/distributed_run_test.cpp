@@ -3,6 +3,7 @@
 // rank with the parameter range the split asks for, the AllReduce calibration
 // sweep precedes the first step, and a rank that fails
 // stops the whole run with exit code 2 instead of leaving the others waiting.
+// An overflow only rank 0 sees is skipped by both ranks.
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <set>
@@ -12,6 +13,7 @@
 #include "parity/profiler/trace_reader.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
+#include "trace_counters.hpp"
 
 namespace fs = std::filesystem;
 namespace sql = parity::profiler::sql;
@@ -109,6 +111,27 @@ TEST_CASE("a 2-rank traced run has every gradient bucket of every step on every 
     CHECK(sql::query_int(trace.db(),
                          "SELECT count(*) FROM range r JOIN string s ON s.id = r.name_id "
                          "WHERE s.text = 'allreduce_wait' AND r.category = 2") == kSteps);
+  }
+}
+
+TEST_CASE("both ranks skip a step whose overflow only rank 0 saw", "[e2e]") {
+  TempDir dir;
+  // --plant-overflow writes infinity into rank 0's last gradient after the
+  // AllReduce, so rank 1's own gradients stay finite: only agreement skips it.
+  const std::string config = write_config(dir.path(),
+                                          "loss_scale_manager: dynamic\nloss_scale: 1024\n"
+                                          "loss_scale_window: 2\n")
+                                 .string();
+  const auto run = mpirun(2, {"train", "--config", config, "--max-steps", "4", "--plant-overflow",
+                              "2", "--trace", (dir / "run.db").string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.out, Catch::Contains("dynamic loss scale 1024: 1 steps overflowed, 1 skipped"));
+  for (int rank = 0; rank < 2; ++rank) {
+    const fs::path db = dir / ("run.rank" + std::to_string(rank) + ".db");
+    INFO(db.string());
+    CHECK(counter_values(db, "loss_scale") == std::vector<double>{1024, 1024, 2048, 1024});
+    CHECK(counter_values(db, "skipped_steps") == std::vector<double>{0, 0, 1, 1});
   }
 }
 

@@ -11,6 +11,7 @@
 #include "parity/profiler/trace_reader.hpp"
 #include "parity/trainer/checkpoint/training_checkpoint.hpp"
 #include "temp_dir.hpp"
+#include "trace_counters.hpp"
 #include "train_cli.hpp"
 
 namespace fs = std::filesystem;
@@ -19,18 +20,6 @@ namespace sql = parity::profiler::sql;
 using namespace parity_train_cli;
 
 namespace {
-
-// A counter series of a trace, in time order.
-std::vector<double> counter_values(const fs::path& db, const std::string& name) {
-  TraceReader trace(db);
-  sql::Statement rows(trace.db(),
-                      "SELECT c.value FROM counter c JOIN track t ON t.id = c.track_id JOIN string "
-                      "s ON s.id = t.name_id WHERE s.text = ?1 ORDER BY c.ts_ns");
-  rows.bind(1, name);
-  std::vector<double> values;
-  while (rows.step()) values.push_back(rows.column_double(0));
-  return values;
-}
 
 std::vector<std::int64_t> overflow_instants(const fs::path& db) {
   TraceReader trace(db);
