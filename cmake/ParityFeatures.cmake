@@ -48,21 +48,48 @@ else()
   parity_resolve_feature(PARITY_WITH_MPI FALSE "MPI not found (Debian: libopenmpi-dev)")
 endif()
 
-# The CUDA training backend also needs cuDNN (beside the toolkit on our
-# machines; the lent GPU machine takes PyTorch's copy at run time).
+# parity_find_beside_cuda(TARGET HEADER LIBRARY): the imported target TARGET
+# for a library installed beside the CUDA toolkit (cuDNN, NCCL on our
+# machines; the lent GPU machine takes PyTorch's copies at run time). Sets
+# TARGET_FOUND and TARGET_LIBRARY.
+function(parity_find_beside_cuda target header library)
+  string(TOUPPER ${library} prefix)
+  find_path(${prefix}_INCLUDE_DIR ${header} HINTS ${CUDAToolkit_INCLUDE_DIRS})
+  find_library(${prefix}_LIBRARY ${library} HINTS ${CUDAToolkit_LIBRARY_DIR})
+  set(${target}_FOUND FALSE PARENT_SCOPE)
+  if(${prefix}_INCLUDE_DIR AND ${prefix}_LIBRARY)
+    add_library(${target} INTERFACE IMPORTED GLOBAL)
+    target_include_directories(${target} INTERFACE ${${prefix}_INCLUDE_DIR})
+    target_link_libraries(${target} INTERFACE ${${prefix}_LIBRARY})
+    set(${target}_FOUND TRUE PARENT_SCOPE)
+    set(${target}_LIBRARY ${${prefix}_LIBRARY} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# The CUDA training backend also needs cuDNN.
 set(PARITY_CUDA_BACKEND_ENABLED FALSE)
 if(PARITY_WITH_CUDA_ENABLED)
-  find_path(CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
-  find_library(CUDNN_LIBRARY cudnn HINTS ${CUDAToolkit_LIBRARY_DIR})
-  if(CUDNN_INCLUDE_DIR AND CUDNN_LIBRARY)
+  parity_find_beside_cuda(parity_cudnn cudnn.h cudnn)
+  if(parity_cudnn_FOUND)
     set(PARITY_CUDA_BACKEND_ENABLED TRUE)
-    add_library(parity_cudnn INTERFACE IMPORTED GLOBAL)
-    target_include_directories(parity_cudnn INTERFACE ${CUDNN_INCLUDE_DIR})
-    target_link_libraries(parity_cudnn INTERFACE ${CUDNN_LIBRARY})
     set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY
-      "  CUDA training backend (cuDNN ${CUDNN_LIBRARY}) and CUPTI collector")
+      "  CUDA training backend (cuDNN ${parity_cudnn_LIBRARY}) and CUPTI collector")
   else()
     set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY
       "  CUPTI collector only: cuDNN not found, no CUDA training backend")
+  endif()
+endif()
+
+# NCCL, for data parallel on GPU ranks (bootstrapped over MPI).
+set(PARITY_NCCL_ENABLED FALSE)
+if(PARITY_CUDA_BACKEND_ENABLED)
+  parity_find_beside_cuda(parity_nccl nccl.h nccl)
+  if(parity_nccl_FOUND)
+    set(PARITY_NCCL_ENABLED TRUE)
+    set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY
+      "  NCCL data parallel (${parity_nccl_LIBRARY})")
+  else()
+    set_property(GLOBAL APPEND PROPERTY PARITY_SUMMARY
+      "  no NCCL: GPU ranks cannot train data parallel")
   endif()
 endif()

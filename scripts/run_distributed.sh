@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Data-parallel training on one machine: the seeds' run_distribute_train.sh
-# for Parity. Starts N ranks of `parity-train train` under Open MPI's mpirun;
-# each trains on its shard of the data (num_shards = N, shard_id = rank),
-# gradients are averaged in buckets (config key allreduce_split), and rank 0
-# logs and writes checkpoints. See docs/distributed.md.
+# (CPU) and run_distribute_train_gpu.sh (--gpu) for Parity. Starts N ranks of
+# `parity-train train` under Open MPI's mpirun; each trains on its shard of
+# the data (num_shards = N, shard_id = rank), gradients are averaged in
+# buckets (config key allreduce_split), and rank 0 logs and writes
+# checkpoints. See docs/distributed.md.
 #
-#   scripts/run_distributed.sh [--ranks N] [--threads T] [--logs DIR] CONFIG [TRAIN OPTIONS...]
+#   scripts/run_distributed.sh [--gpu] [--ranks N] [--threads T] [--logs DIR] CONFIG [TRAIN OPTIONS...]
 #
-#   --ranks N     ranks (default 2)
+#   --gpu         GPU ranks: device_target GPU, each rank on the GPU of its local
+#                 rank, gradients averaged by NCCL (bootstrapped over MPI); needs a
+#                 build with the CUDA backend and NCCL
+#   --ranks N     ranks (default 2; with --gpu, the GPUs nvidia-smi lists)
 #   --threads T   compute threads per rank (default: cores / ranks, at least 1)
 #   --logs DIR    every rank's stdout and stderr in DIR/1/rank.R/ (default: on the terminal)
 #   TRAIN OPTIONS go to parity-train train: --set k=v, --trace RUN.db (one file
@@ -20,20 +24,19 @@
 #
 # Environment: PARITY_BUILD_DIR (default build), MPIRUN_ARGS (extra mpirun
 # arguments, e.g. "--bind-to none"). Runs as root too (CI containers).
-#
-# Only CPU ranks exist so far: GPU ranks (NCCL bootstrapped over MPI) need the
-# CUDA backend of the trainer, which is not built yet.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${PARITY_BUILD_DIR:-$root/build}
-ranks=2
+ranks=
+gpu=false
 threads=
 logs=
 
-usage() { sed -n '2,25p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,26p' "${BASH_SOURCE[0]}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
+    --gpu) gpu=true; shift ;;
     --ranks) ranks=${2:?--ranks needs a number}; shift 2 ;;
     --threads) threads=${2:?--threads needs a number}; shift 2 ;;
     --logs) logs=${2:?--logs needs a folder}; shift 2 ;;
@@ -48,6 +51,15 @@ if [ $# -lt 1 ]; then
 fi
 config=$1
 shift
+gpus=
+if $gpu; then
+  command -v nvidia-smi > /dev/null || { echo "run_distributed.sh: --gpu needs an NVIDIA driver (nvidia-smi not found)" >&2; exit 2; }
+  gpus=$(nvidia-smi -L | grep -c '^GPU ' || true)
+  [ "$gpus" -ge 1 ] || { echo "run_distributed.sh: --gpu: nvidia-smi lists no GPU" >&2; exit 2; }
+  ranks=${ranks:-$gpus}
+  [[ ! "$ranks" =~ ^[0-9]+$ ]] || [ "$ranks" -le "$gpus" ] || { echo "run_distributed.sh: --ranks $ranks: this machine has $gpus GPUs, one per rank" >&2; exit 2; }
+fi
+ranks=${ranks:-2}
 [[ "$ranks" =~ ^[1-9][0-9]*$ ]] || { echo "run_distributed.sh: --ranks must be a positive number, got '$ranks'" >&2; exit 2; }
 [ -f "$config" ] || { echo "run_distributed.sh: no config file '$config'" >&2; exit 2; }
 command -v mpirun > /dev/null || { echo "run_distributed.sh: mpirun not found (Debian: openmpi-bin; scripts/setup.sh installs it)" >&2; exit 2; }
@@ -69,5 +81,7 @@ launcher=(mpirun -np "$ranks" --oversubscribe)
 # shellcheck disable=SC2206  # MPIRUN_ARGS is a list of arguments
 launcher+=(${MPIRUN_ARGS:-})
 
-echo "run_distributed.sh: $ranks ranks x $threads threads: $trainer train --config $config $*"
-exec "${launcher[@]}" "$trainer" train --config "$config" --threads "$threads" "$@"
+train=(train --config "$config" --threads "$threads")
+! $gpu || train+=(--set device_target=GPU)
+echo "run_distributed.sh: $ranks ranks x $threads threads${gpus:+ on $gpus GPUs}: $trainer ${train[*]} $*"
+exec "${launcher[@]}" "$trainer" "${train[@]}" "$@"

@@ -11,6 +11,12 @@ EventDecoder::EventDecoder(TraceWriter& writer, const TickConverter& clock,
                            std::function<TrackId()> allocate_track, std::int64_t rank)
     : writer_(writer), clock_(clock), allocate_track_(std::move(allocate_track)), rank_(rank) {}
 
+std::int64_t EventDecoder::trace_ns(std::uint64_t time, std::uint16_t flags) const {
+  return static_cast<TimeBase>(flags) == TimeBase::kMonotonicNs
+             ? clock_.monotonic_to_trace_ns(static_cast<std::int64_t>(time))
+             : clock_.to_trace_ns(time);
+}
+
 TrackId EventDecoder::track_for(std::unordered_map<NameId, TrackId>& tracks, TrackKind kind,
                                 NameId name) {
   if (const auto it = tracks.find(name); it != tracks.end()) return it->second;
@@ -98,15 +104,15 @@ void EventDecoder::decode(ThreadBuffer& buffer, std::uint64_t end) {
         break;
       case EventKind::kGradReady:
         writer_.add(GradReadyRow{static_cast<std::int64_t>(slot.b), slot.name,
-                                 clock_.to_trace_ns(slot.ticks), static_cast<std::int64_t>(slot.a),
-                                 track});
+                                 trace_ns(slot.ticks, slot.flags),
+                                 static_cast<std::int64_t>(slot.a), track});
         ++rows_written_;
         break;
       case EventKind::kCollective: {
         // The producer publishes both slots of a collective at once.
         const EventSlot& tail = buffer.slot(++position);
-        const std::int64_t start_ns = clock_.to_trace_ns(slot.ticks);
-        const std::int64_t end_ns = std::max(start_ns, clock_.to_trace_ns(slot.a));
+        const std::int64_t start_ns = trace_ns(slot.ticks, slot.flags);
+        const std::int64_t end_ns = std::max(start_ns, trace_ns(slot.a, slot.flags));
         writer_.add(CollectiveRow{track_for(lane_tracks_, TrackKind::kCollective, slot.name),
                                   start_ns, end_ns - start_ns,
                                   static_cast<CollectiveOp>(slot.category),

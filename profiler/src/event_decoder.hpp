@@ -48,6 +48,8 @@ class EventDecoder {
   void end_range(ThreadState& state, TrackId track, std::int64_t end_ns);
   void write_range(const OpenRange& range, TrackId track, std::int64_t end_ns);
   TrackId track_for(std::unordered_map<NameId, TrackId>& tracks, TrackKind kind, NameId name);
+  // A slot's time on the trace clock, `flags` saying its TimeBase.
+  std::int64_t trace_ns(std::uint64_t time, std::uint16_t flags) const;
 
   TraceWriter& writer_;
   const TickConverter& clock_;

@@ -23,8 +23,9 @@ if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   exit 2
 fi
 
-# No Qt and no MPI on the GPU machine: the GUI is not built, and data-parallel
-# runs there use NCCL only once that backend exists.
+# No Qt and no MPI on the GPU machine: the GUI is not built, and NCCL is
+# tested there in a single-rank group (cuda_backend_tests), as far as one GPU
+# allows; the machine's PyTorch brings libnccl.
 cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DPARITY_WITH_CUDA=ON -DPARITY_WITH_GUI=OFF -DPARITY_WITH_MPI=OFF
 cmake --build "$build_dir" --parallel "$(nproc)" --target "${targets[@]}"

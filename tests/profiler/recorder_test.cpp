@@ -208,6 +208,40 @@ TEST_CASE("timestamps are on CLOCK_MONOTONIC minus the trace origin", "[unit]") 
   CHECK(second <= after_second + kSlackNs);
 }
 
+TEST_CASE("records timed on CLOCK_MONOTONIC (a GPU's) keep their nanoseconds exactly",
+          "[unit]") {
+  TempDir dir;
+  const std::int64_t ready = monotonic_ns() - 5'000'000;  // in the past, as a GPU's are
+  {
+    Recorder recorder(recorder_options(dir / "run.db", "recorder_test"));
+    recorder.on_step_begin(7);
+    recorder.gradient_ready_at(3, 1024, ready);
+    CollectiveEvent reduce{intern("nccl"), CollectiveOp::kAllReduce, 0, 0, 4096,
+                           parity::DType::kFloat32, 1, 2, 3};
+    reduce.time_base = TimeBase::kMonotonicNs;
+    reduce.start = static_cast<Ticks>(ready + 1'000);
+    reduce.end = static_cast<Ticks>(ready + 251'000);
+    recorder.collective(reduce);
+    recorder.gradient_ready(4, 2048);  // the tick clock still, in the same ring
+  }
+  TraceReader trace(dir / "run.db");
+  const std::int64_t origin = std::stoll(*trace.meta_value("clock_origin_ns"));
+  Statement grads(trace.db(), "SELECT param_idx, ts_ns, step FROM grad_ready ORDER BY ts_ns");
+  REQUIRE(grads.step());
+  CHECK(grads.column_int(0) == 3);
+  CHECK(grads.column_int(1) + origin == ready);
+  CHECK(grads.column_int(2) == 7);
+  REQUIRE(grads.step());
+  CHECK(grads.column_int(0) == 4);
+  CHECK(grads.column_int(1) + origin > ready + 4'000'000);
+  Statement collective(trace.db(), "SELECT start_ns, dur_ns, step, bucket FROM collective");
+  REQUIRE(collective.step());
+  CHECK(collective.column_int(0) + origin == ready + 1'000);
+  CHECK(collective.column_int(1) == 250'000);
+  CHECK(collective.column_int(2) == 7);
+  CHECK(collective.column_int(3) == 1);
+}
+
 TEST_CASE("the capture window: nothing outside it, open ranges closed at stop", "[unit]") {
   TempDir dir;
   std::int64_t stop_time = 0;

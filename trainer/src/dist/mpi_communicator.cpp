@@ -23,6 +23,16 @@ bool launched_by_mpi() {
   return false;
 }
 
+int launcher_local_rank(int rank) {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char* value = std::getenv(name)) {
+      char* end = nullptr;
+      const long local = std::strtol(value, &end, 10);
+      if (end != value && *end == '\0' && local >= 0 && local <= rank) return int(local);
+    }
+  return rank;
+}
+
 #ifdef PARITY_HAVE_MPI
 
 bool mpi_available() { return true; }

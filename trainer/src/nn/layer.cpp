@@ -39,10 +39,12 @@ Tensor Layer::run_backward(const Tensor& dy) {
   }
   if (TensorObserver* observer = tracing().observer)
     for (const Parameter& p : parameters_) observer->parameter_grad(*this, p);
-  if (profiler::Recorder* recorder = tracing().recorder)
+  GradientHook* hook = tracing().gradients;
+  profiler::Recorder* recorder = tracing().recorder;
+  if (recorder && !(hook && hook->records_ready_times()))
     for (const Parameter& p : parameters_)
       recorder->gradient_ready(p.index, static_cast<std::uint64_t>(element_count(p.shape)) * 4);
-  if (GradientHook* hook = tracing().gradients)
+  if (hook)
     for (const Parameter& p : parameters_) hook->gradient_ready(p);
   return dx;
 }

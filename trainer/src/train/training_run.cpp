@@ -22,7 +22,10 @@
 #include "parity/trainer/debug/fixed_batch.hpp"
 #include "parity/trainer/dist/allreduce_calibration.hpp"
 #include "parity/trainer/dist/data_parallel.hpp"
+#include "parity/trainer/dist/device_gradient_reducer.hpp"
 #include "parity/trainer/dist/gradient_reducer.hpp"
+#include "parity/trainer/dist/mpi_communicator.hpp"
+#include "parity/trainer/dist/nccl_collectives.hpp"
 #include "parity/trainer/loss/softmax_cross_entropy.hpp"
 #include "parity/trainer/nn/resnet.hpp"
 #include "parity/trainer/optim/lr_schedule.hpp"
@@ -55,10 +58,12 @@ void check_device_target(const TrainConfig& config) {
 #endif
 }
 
-std::unique_ptr<Backend> make_backend(const TrainConfig& config) {
+// `device`: the GPU of a GPU run (a data-parallel rank's local rank).
+std::unique_ptr<Backend> make_backend(const TrainConfig& config, [[maybe_unused]] int device = 0) {
 #ifdef PARITY_HAVE_CUDA_BACKEND
   if (config.device_target == "GPU") {
     CudaBackendOptions options;
+    options.device = device;
     options.deterministic = config.deterministic;
     return make_cuda_backend(options);
   }
@@ -173,7 +178,7 @@ std::string shape_text(const Dims& shape) {
 }
 
 void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Backend& backend,
-                    const ModelState& state, const GradientReducer* reducer) {
+                    const ModelState& state, const StepReducer* reducer) {
   recorder.set_meta("trainer.model", config.net_name);
   if (reducer) {
     recorder.set_meta("trainer.allreduce_split",
@@ -207,9 +212,6 @@ void check_data_parallel(const TrainConfig& config, const TrainOptions& options)
   if (options.debug.dump)
     throw Error("--dump writes one folder for one process", "--dump",
                 "dump on a single-process run");
-  if (config.device_target == "GPU")
-    throw Error("data parallel on the GPU needs NCCL, which the CUDA backend does not use yet",
-                "config key 'device_target'", "train on several ranks with device_target: CPU");
 }
 
 // Where a rank other than 0 sends its log: nowhere.
@@ -283,7 +285,9 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     if (options.trace_steps) recorder->set_meta("trace_steps", options.trace_steps->text());
   }
   const PhaseNames names;
-  auto backend = make_backend(config);
+  // Each GPU rank takes the GPU numbered by its rank on its machine.
+  const int device = data_parallel ? launcher_local_rank(rank) : 0;
+  auto backend = make_backend(config, device);
   backend->set_recorder(recorder.get());  // declared first, the recorder outlives the backend
   CaptureWindow window(recorder.get(), *backend);
   ObserverChain observers;
@@ -353,21 +357,33 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     global_step = saved.step;
     log << "resumed from " << options.resume->string() << " at step " << global_step << std::endl;
   }
-  std::unique_ptr<GradientReducer> reducer;
+  std::unique_ptr<DeviceCollectives> device_collectives;  // GPU ranks'; outlives the reducer
+  std::unique_ptr<StepReducer> reducer;
   if (data_parallel) {
     broadcast_state(*communicator, *backend, model.state());
-    reducer = std::make_unique<GradientReducer>(
-        *communicator, *backend, model.state().parameters,
-        gradient_buckets(config.allreduce_split, model.state().parameters), recorder.get());
+    const std::vector<Parameter>& parameters = model.state().parameters;
+    std::vector<GradientBucket> buckets = gradient_buckets(config.allreduce_split, parameters);
+    std::string library = communicator->describe();
+    if (config.device_target == "GPU") {
+      device_collectives = make_nccl_collectives(*communicator, device, recorder != nullptr);
+      reducer = std::make_unique<DeviceGradientReducer>(*device_collectives, *backend, parameters,
+                                                        std::move(buckets), recorder.get());
+      library = device_collectives->describe() + " (bootstrapped over " + library + ")";
+    } else {
+      reducer = std::make_unique<GradientReducer>(*communicator, *backend, parameters,
+                                                  std::move(buckets), recorder.get());
+    }
     tracing.gradients = reducer.get();
-    log << "data parallel: " << communicator->describe() << ", " << reducer->buckets().size()
+    log << "data parallel: " << library << ", " << reducer->buckets().size()
         << " gradient buckets (" << end_index_text(reducer->buckets()) << ")" << std::endl;
     if (recorder) {
       // The tuner needs the sweep whatever the capture window.
       const bool window_closed = !window.is_open();
       if (window_closed) window.open();
+      const std::uint64_t bytes = gradient_bytes(model.state().parameters);
       const CalibrationSweep sweep =
-          calibrate_allreduce(*communicator, *recorder, gradient_bytes(model.state().parameters));
+          device_collectives ? calibrate_device_allreduce(*device_collectives, *recorder, bytes)
+                             : calibrate_allreduce(*communicator, *recorder, bytes);
       if (window_closed) window.close();
       log << "AllReduce calibration for the tuner: " << sweep.messages << " messages in "
           << std::fixed << std::setprecision(2) << sweep.seconds << " s" << std::defaultfloat
@@ -450,6 +466,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
       {
         MaybeScope phase(recorder.get(), names.backward, Category::kPhase);
         model.backward(result.grad_logits);
+        if (reducer) reducer->end_backward();
       }
       if (reducer) {
         // The AllReduce time backward did not hide: the exposed communication.

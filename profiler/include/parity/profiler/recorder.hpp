@@ -52,6 +52,7 @@ struct CollectiveEvent {
   DType dtype = DType::kFloat32;
   std::uint32_t bucket = 0;
   std::uint32_t first_param = 0, last_param = 0;
+  TimeBase time_base = TimeBase::kTicks;  // of start and end
 };
 
 // Interns a string in the process-wide string table. Ids are stable for the
@@ -88,6 +89,8 @@ class Recorder {
   void queue_sample(NameId queue, QueueRole role, std::uint32_t depth, std::uint32_t capacity,
                     std::int64_t wait_ns);
   void gradient_ready(std::uint32_t param_index, std::uint64_t bytes);
+  // A gradient that became ready at `monotonic_ns` (CLOCK_MONOTONIC), e.g. on a GPU.
+  void gradient_ready_at(std::uint32_t param_index, std::uint64_t bytes, std::int64_t monotonic_ns);
   void collective(const CollectiveEvent& event);
 
   // --- cold path: any thread, takes a lock ---
@@ -213,11 +216,20 @@ inline void Recorder::gradient_ready(std::uint32_t param_index, std::uint64_t by
   push(&slot, 1);
 }
 
+inline void Recorder::gradient_ready_at(std::uint32_t param_index, std::uint64_t bytes,
+                                        std::int64_t monotonic_ns) {
+  if (!capturing()) return;
+  const EventSlot slot{static_cast<Ticks>(monotonic_ns), EventKind::kGradReady, 0,
+                       static_cast<std::uint16_t>(TimeBase::kMonotonicNs), param_index, bytes,
+                       static_cast<std::uint64_t>(current_step())};
+  push(&slot, 1);
+}
+
 inline void Recorder::collective(const CollectiveEvent& event) {
   if (!capturing()) return;
   const EventSlot slots[2] = {
-      {event.start, EventKind::kCollective, static_cast<std::uint8_t>(event.op), 0, event.lane,
-       event.end, event.bytes},
+      {event.start, EventKind::kCollective, static_cast<std::uint8_t>(event.op),
+       static_cast<std::uint16_t>(event.time_base), event.lane, event.end, event.bytes},
       {0, EventKind::kCollectiveTail, 0, static_cast<std::uint16_t>(event.dtype), event.bucket,
        event.first_param | (std::uint64_t{event.last_param} << 32),
        static_cast<std::uint64_t>(current_step())},

@@ -18,10 +18,16 @@ enum class EventKind : std::uint8_t {
   kInstant = 3,       // name, category, a = arg
   kCounter = 4,       // name = counter, a = bit pattern of the double value
   kQueueSample = 5,   // name = queue, category = role, a = depth | capacity << 32, b = wait ns
-  kGradReady = 6,     // name = parameter index, a = bytes, b = step
-  kCollective = 7,    // ticks = start, name = lane, category = op, a = end ticks, b = bytes
+  kGradReady = 6,     // name = parameter index, a = bytes, b = step; flags = TimeBase of ticks
+  kCollective = 7,    // ticks = start, name = lane, category = op, a = end, b = bytes;
+                      // flags = TimeBase of start and end
   kCollectiveTail = 8,  // continuation: name = bucket, a = first | last << 32, b = step; flags = dtype
 };
+
+// What the times of a record count: read_ticks() (what the hot path reads),
+// or CLOCK_MONOTONIC nanoseconds, for times measured on another clock and
+// mapped onto that one (a GPU's events).
+enum class TimeBase : std::uint16_t { kTicks = 0, kMonotonicNs = 1 };
 
 struct alignas(32) EventSlot {
   Ticks ticks;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "cuda_check.hpp"
@@ -28,6 +29,14 @@ Context::Context(const CudaBackendOptions& backend_options)
   if (!unavailable.empty())
     throw Error("no usable GPU: " + unavailable, "cuda backend",
                 "train on a machine with an NVIDIA GPU and driver, or with device_target: CPU");
+  int devices = 0;
+  PARITY_CUDA_CHECK(cudaGetDeviceCount(&devices));
+  if (device < 0 || device >= devices)
+    throw Error("GPU " + std::to_string(device) + " does not exist: this machine has " +
+                    std::to_string(devices),
+                "cuda backend",
+                "data-parallel ranks take the GPU numbered by their local rank: launch at most " +
+                    std::to_string(devices) + " ranks per machine");
   PARITY_CUDA_CHECK(cudaSetDevice(device));
   stream = compute_stream(device);
   // Keep freed memory in the pool rather than return it to the driver at

@@ -14,6 +14,7 @@
 
 #include "parity/profiler/recorder.hpp"
 #include "parity/trainer/dist/communicator.hpp"
+#include "parity/trainer/dist/device_collectives.hpp"
 
 namespace parity::trainer {
 
@@ -30,5 +31,9 @@ struct CalibrationSweep {
 // Collective: every rank calls it with the same `gradient_bytes`.
 CalibrationSweep calibrate_allreduce(Communicator& communicator, profiler::Recorder& recorder,
                                      std::uint64_t gradient_bytes);
+// The same over GPU memory, for GPU ranks: device times (`collectives` timed).
+CalibrationSweep calibrate_device_allreduce(DeviceCollectives& collectives,
+                                            profiler::Recorder& recorder,
+                                            std::uint64_t gradient_bytes);
 
 }  // namespace parity::trainer

@@ -1,10 +1,9 @@
 // GradientReducer: averages the gradients of every rank during backward, in
-// buckets (see parity/core/allreduce_split.hpp). A bucket's AllReduce starts
-// on the reducer's communication thread as soon as its last gradient is
-// ready, so it overlaps the rest of backward. Buckets go strictly from the
-// last (the first gradients backward writes) to bucket 0, the order
-// `parity tune-allreduce` models. Every bucket is a collective row of the
-// trace (bucket, parameter range, bytes, start and end).
+// buckets (see parity/core/allreduce_split.hpp), over a host Communicator
+// (MPI). A bucket's AllReduce starts on the reducer's communication thread as
+// soon as BucketSchedule releases it, so it overlaps the rest of backward.
+// Every bucket is a collective row of the trace (bucket, parameter range,
+// bytes, start and end). GPU ranks use DeviceGradientReducer instead.
 //
 // The gradients live in one contiguous buffer (Backend::contiguous_gradients)
 // in forward parameter order, so a bucket is one in-place AllReduce.
@@ -19,12 +18,13 @@
 #include <vector>
 
 #include "parity/core/allreduce_split.hpp"
+#include "parity/trainer/dist/bucket_schedule.hpp"
 #include "parity/trainer/dist/communicator.hpp"
 #include "parity/trainer/nn/module.hpp"
 
 namespace parity::trainer {
 
-class GradientReducer final : public GradientHook {
+class GradientReducer final : public StepReducer {
  public:
   // `parameters` in forward (registration) order, as ModelState lists them.
   GradientReducer(Communicator& communicator, Backend& backend,
@@ -36,25 +36,20 @@ class GradientReducer final : public GradientHook {
 
   // Main thread, from each layer's backward.
   void gradient_ready(const Parameter& parameter) override;
-  // Main thread, after backward: starts the buckets still waiting (a
-  // gradient backward never wrote), waits for all, and readies the next step.
   // Rethrows a failure of the communication thread.
-  void finish_step();
+  void finish_step() override;
 
-  const std::vector<GradientBucket>& buckets() const { return buckets_; }
+  const std::vector<GradientBucket>& buckets() const override { return schedule_.buckets(); }
   std::uint64_t bucket_bytes(std::size_t bucket) const { return messages_[bucket].size_bytes(); }
 
  private:
-  void release_ready_buckets();  // with mutex_ held
-  void communicate();            // the communication thread
+  void queue(const std::vector<std::uint32_t>& released);  // with mutex_ held
+  void communicate();                                      // the communication thread
 
   Communicator& communicator_;
   profiler::Recorder* recorder_;
-  std::vector<GradientBucket> buckets_;
+  BucketSchedule schedule_;                  // its step state guarded by mutex_
   std::vector<std::span<float>> messages_;   // each bucket's part of the gradient buffer
-  std::vector<std::uint32_t> bucket_of_;     // parameter index -> bucket
-  std::vector<std::uint32_t> pending_;       // per bucket: gradients not yet ready this step
-  std::int64_t next_release_ = -1;           // the next bucket to hand to the thread
   std::int64_t released_ = 0, reduced_ = 0;  // buckets this step
 
   std::mutex mutex_;

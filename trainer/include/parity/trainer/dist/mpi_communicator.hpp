@@ -13,6 +13,10 @@ namespace parity::trainer {
 // srun), read from the environment the launchers set.
 bool launched_by_mpi();
 
+// This process's rank among the ranks on its machine, as the launcher says
+// (Open MPI, MPICH/Hydra, Slurm); `rank` when no launcher says.
+int launcher_local_rank(int rank);
+
 // Whether this build can talk MPI (built with PARITY_WITH_MPI).
 bool mpi_available();
 

@@ -44,6 +44,10 @@ class GradientHook {
  public:
   virtual ~GradientHook() = default;
   virtual void gradient_ready(const Parameter& parameter) = 0;
+  // Whether the hook records the trace's gradient-ready times itself (a GPU
+  // reducer, which knows when the device wrote them); else the layer records
+  // the host's time.
+  virtual bool records_ready_times() const { return false; }
 };
 
 // Where modules record their ranges and gradient-ready events, who watches
