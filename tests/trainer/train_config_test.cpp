@@ -80,6 +80,13 @@ TEST_CASE("config errors name the key, where it is, and the valid choices", "[un
   CHECK_THROWS_WITH(load_train_config({}, {"device_target=Ascend"}),
                     Catch::Contains("'device_target' is 'Ascend'") && Catch::Contains("CPU, GPU"));
   CHECK(load_train_config({}, {"device_target=GPU"}).device_target == "GPU");
+  CHECK_THROWS_WITH(
+      load_train_config({}, {"device_target=GPU", "precision=fp16"}),
+      Catch::Contains("'precision' is 'fp16'") && Catch::Contains("float32, float16, bfloat16"));
+  CHECK_THROWS_WITH(
+      load_train_config({}, {"precision=bfloat16"}),
+      Catch::Contains("float32 with device_target CPU") && Catch::Contains("got bfloat16"));
+  CHECK(load_train_config({}, {"precision=float16", "device_target=GPU"}).precision == "float16");
 }
 
 TEST_CASE("every sample config loads", "[unit]") {

@@ -36,6 +36,19 @@ inline Backend& gpu() {
   return *backend;
 }
 
+// A CUDA backend computing in `precision` (float32: the one above).
+inline Backend& gpu(Precision precision) {
+  if (precision == Precision::kFloat32) return gpu();
+  if (precision == Precision::kFloat16) {
+    static const std::unique_ptr<Backend> half =
+        make_cuda_backend({.precision = Precision::kFloat16});
+    return *half;
+  }
+  static const std::unique_ptr<Backend> bfloat =
+      make_cuda_backend({.precision = Precision::kBFloat16});
+  return *bfloat;
+}
+
 // max |got - want| / max |want|: the "relative error".
 inline double relative_error(const std::vector<float>& got, const std::vector<float>& want) {
   REQUIRE(got.size() == want.size());
@@ -50,11 +63,18 @@ inline double relative_error(const std::vector<float>& got, const std::vector<fl
 // Float32 with TF32 off: both backends compute in float32 with different
 // summation orders.
 constexpr double kFloat32Tolerance = 1e-4;
+// Float16 and bfloat16 against the CPU's float32 (the bound for
+// bf16; bfloat16 keeps 8 significant bits, a relative step of 2^-8).
+constexpr double kLowPrecisionTolerance = 1e-2;
+
+inline double tolerance_of(Precision precision) {
+  return precision == Precision::kFloat32 ? kFloat32Tolerance : kLowPrecisionTolerance;
+}
 
 inline void check_close(const std::vector<float>& got, const std::vector<float>& want,
-                        const char* what) {
+                        const char* what, double tolerance = kFloat32Tolerance) {
   INFO(what);
-  CHECK(relative_error(got, want) <= kFloat32Tolerance);
+  CHECK(relative_error(got, want) <= tolerance);
 }
 
 }  // namespace cuda_test

@@ -92,7 +92,7 @@ TEST_CASE("the GPU reducer over one NCCL rank trains to the same bits and traces
   const Dims input_dims{4, 3, 32, 32};
   const std::vector<float> images = random_floats(4 * 3 * 32 * 32, 9);
   const auto gradients_after_one_step = [&](bool reduce, profiler::Recorder* recorder) {
-    const auto backend = make_cuda_backend({0, false, true});  // deterministic algorithms
+    const auto backend = make_cuda_backend({.device = 0, .deterministic = true});
     Tracing tracing;
     tracing.recorder = recorder;
     ResNet model(*backend, {18, 10, false, input_dims, 5, Stem::kAuto, {}}, tracing);

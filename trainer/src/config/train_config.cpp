@@ -25,7 +25,7 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 42> kKeys{{
+const std::array<Key, 43> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual,
@@ -79,6 +79,9 @@ const std::array<Key, 42> kKeys{{
      "checkpoint file names: PREFIX-EPOCH_STEP.safetensors"},
     {"device_target", &TrainConfig::device_target,
      "CPU (oneDNN) or GPU (cuDNN and cuBLAS; builds with CUDA)"},
+    {"precision", &TrainConfig::precision,
+     "float32, or on the GPU float16 or bfloat16: activations, convolutions and the classifier in "
+     "16 bits, master weights, gradients and BN statistics in float32 (amp_level O2)"},
     {"threads", &TrainConfig::threads, "compute threads (0: all cores)"},
     {"seed", &TrainConfig::seed, "random seed"},
     {"deterministic", &TrainConfig::deterministic,
@@ -177,6 +180,10 @@ void validate(const TrainConfig& c) {
   one_of("lr_decay_mode", c.lr_decay_mode, lr_decay_mode_names());
   one_of("label_smooth_convention", c.label_smooth_convention, {"pytorch", "mindspore"});
   one_of("device_target", c.device_target, {"CPU", "GPU"});
+  one_of("precision", c.precision, {"float32", "float16", "bfloat16"});
+  require(c.precision == "float32" || c.device_target == "GPU", "precision",
+          "must be float32 with device_target CPU (the CPU backend computes in float32)",
+          c.precision);
   require(c.class_num >= 2, "class_num", "must be at least 2", c.class_num);
   require(c.batch_size >= 1, "batch_size", "must be at least 1", c.batch_size);
   require(c.epoch_size >= 1, "epoch_size", "must be at least 1", c.epoch_size);

@@ -65,6 +65,9 @@ std::unique_ptr<Backend> make_backend(const TrainConfig& config, [[maybe_unused]
     CudaBackendOptions options;
     options.device = device;
     options.deterministic = config.deterministic;
+    options.precision = config.precision == "float16"    ? Precision::kFloat16
+                        : config.precision == "bfloat16" ? Precision::kBFloat16
+                                                         : Precision::kFloat32;
     return make_cuda_backend(options);
   }
 #endif

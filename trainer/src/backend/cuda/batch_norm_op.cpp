@@ -2,6 +2,8 @@
 // a ReLU of our own kernels (forward in place on the output, backward on the
 // incoming gradient). cuDNN updates the running statistics itself, with
 // PyTorch's rule: the running variance takes the unbiased batch variance.
+// The data may be float16 or bfloat16; scale, bias and statistics stay
+// float32 (cuDNN derives their descriptor so).
 #include <map>
 #include <memory>
 
@@ -31,52 +33,54 @@ class BatchNormOp final : public LayerOp {
     running_var_ = make_tensor(context, channels);
     saved_mean_ = make_tensor(context, channels);
     saved_inv_var_ = make_tensor(context, channels);
-    kernels::fill(data(gamma_.value), spec.channels, 1.0f, context.stream);
-    kernels::fill(data(running_var_), spec.channels, 1.0f, context.stream);
+    kernels::fill(Precision::kFloat32, raw(gamma_.value), spec.channels, 1.0f, context.stream);
+    kernels::fill(Precision::kFloat32, raw(running_var_), spec.channels, 1.0f, context.stream);
   }
 
-  Tensor forward(const Tensor& x, Mode mode) override {
-    check_nchw(x, spec_.channels, "batch norm");
+  Tensor forward(const Tensor& input, Mode mode) override {
+    check_nchw(input, spec_.channels, "batch norm");
+    const Tensor x = as_activation(context_, input);
     Plan& plan = plan_for(x.dims());
-    Tensor y = make_tensor(context_, x.dims());
+    Tensor y = make_activation(context_, x.dims());
     if (mode == Mode::kEval) {
       PARITY_CUDNN_CHECK(cudnnBatchNormalizationForwardInference(
-          context_.cudnn, kMode, &kOne, &kZero, plan.x.get(), data(x), plan.x.get(), data(y),
+          context_.cudnn, kMode, &kOne, &kZero, plan.x.get(), raw(x), plan.x.get(), raw(y),
           plan.parameters.get(), data(gamma_.value), data(beta_.value), data(running_mean_),
           data(running_var_), spec_.eps));
     } else {
       PARITY_CUDNN_CHECK(cudnnBatchNormalizationForwardTraining(
-          context_.cudnn, kMode, &kOne, &kZero, plan.x.get(), data(x), plan.x.get(), data(y),
+          context_.cudnn, kMode, &kOne, &kZero, plan.x.get(), raw(x), plan.x.get(), raw(y),
           plan.parameters.get(), data(gamma_.value), data(beta_.value), spec_.momentum,
           data(running_mean_), data(running_var_), spec_.eps, data(saved_mean_),
           data(saved_inv_var_)));
       saved_input_ = x;
     }
     if (spec_.fused_relu) {
-      kernels::relu_forward(data(y), data(y), y.element_count(), context_.stream);
+      kernels::relu_forward(type_of(y), raw(y), raw(y), y.element_count(), context_.stream);
       if (mode == Mode::kTrain) saved_output_ = y;
     }
     return y;
   }
 
-  Tensor backward(const Tensor& dy) override {
+  Tensor backward(const Tensor& incoming) override {
     if (!saved_input_.defined())
       throw Error("batch norm backward without a training forward", "cuda backend");
-    if (dy.dims() != saved_input_.dims())
-      throw Error("batch norm output gradient " + dims_text(dy.dims()) + " is not " +
+    if (incoming.dims() != saved_input_.dims())
+      throw Error("batch norm output gradient " + dims_text(incoming.dims()) + " is not " +
                       dims_text(saved_input_.dims()),
                   "cuda backend");
+    const Tensor dy = as_activation(context_, incoming);
     Plan& plan = plan_for(saved_input_.dims());
     Tensor grad_out = dy;
     if (spec_.fused_relu) {
-      grad_out = make_tensor(context_, dy.dims());
-      kernels::relu_backward(data(saved_output_), data(dy), data(grad_out), dy.element_count(),
-                             context_.stream);
+      grad_out = make_activation(context_, dy.dims());
+      kernels::relu_backward(type_of(dy), raw(saved_output_), raw(dy), raw(grad_out),
+                             dy.element_count(), context_.stream);
     }
-    Tensor dx = make_tensor(context_, saved_input_.dims());
+    Tensor dx = make_activation(context_, saved_input_.dims());
     PARITY_CUDNN_CHECK(cudnnBatchNormalizationBackward(
-        context_.cudnn, kMode, &kOne, &kZero, &kOne, &kZero, plan.x.get(), data(saved_input_),
-        plan.x.get(), data(grad_out), plan.x.get(), data(dx), plan.parameters.get(),
+        context_.cudnn, kMode, &kOne, &kZero, &kOne, &kZero, plan.x.get(), raw(saved_input_),
+        plan.x.get(), raw(grad_out), plan.x.get(), raw(dx), plan.parameters.get(),
         data(gamma_.value), data(gamma_.grad), data(beta_.grad), spec_.eps, data(saved_mean_),
         data(saved_inv_var_)));
     saved_input_ = saved_output_ = Tensor();
@@ -97,7 +101,7 @@ class BatchNormOp final : public LayerOp {
 
  private:
   struct Plan {
-    explicit Plan(const Dims& d) : x(d[0], d[1], d[2], d[3]) {
+    Plan(const Dims& d, Precision type) : x(d[0], d[1], d[2], d[3], type) {
       PARITY_CUDNN_CHECK(cudnnDeriveBNTensorDescriptor(parameters.get(), x.get(), kMode));
     }
     TensorDescriptor x;
@@ -108,7 +112,8 @@ class BatchNormOp final : public LayerOp {
 
   Plan& plan_for(const Dims& dims) {
     auto it = plans_.find(dims);
-    if (it == plans_.end()) it = plans_.emplace(dims, std::make_unique<Plan>(dims)).first;
+    if (it == plans_.end())
+      it = plans_.emplace(dims, std::make_unique<Plan>(dims, context_.options.precision)).first;
     return *it->second;
   }
 

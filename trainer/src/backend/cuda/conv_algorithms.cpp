@@ -41,8 +41,8 @@ ConvAlgorithm cached(Context& context, const std::string& key, Find find) {
 
 }  // namespace
 
-ConvAlgorithm forward_algorithm(Context& context, const ConvDescriptors& d, const float* x,
-                                const float* w, float* y) {
+ConvAlgorithm forward_algorithm(Context& context, const ConvDescriptors& d, const void* x,
+                                const void* w, void* y) {
   return cached<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT>(
       context, "forward " + d.key, [&](void* ws, std::size_t bytes, auto* results, int* returned) {
         PARITY_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(
@@ -51,8 +51,8 @@ ConvAlgorithm forward_algorithm(Context& context, const ConvDescriptors& d, cons
       });
 }
 
-ConvAlgorithm backward_data_algorithm(Context& context, const ConvDescriptors& d, const float* w,
-                                      const float* dy, float* dx) {
+ConvAlgorithm backward_data_algorithm(Context& context, const ConvDescriptors& d, const void* w,
+                                      const void* dy, void* dx) {
   return cached<cudnnConvolutionBwdDataAlgoPerf_t, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT>(
       context, "backward data " + d.key,
       [&](void* ws, std::size_t bytes, auto* results, int* returned) {
@@ -62,8 +62,8 @@ ConvAlgorithm backward_data_algorithm(Context& context, const ConvDescriptors& d
       });
 }
 
-ConvAlgorithm backward_filter_algorithm(Context& context, const ConvDescriptors& d, const float* x,
-                                        const float* dy, float* dw) {
+ConvAlgorithm backward_filter_algorithm(Context& context, const ConvDescriptors& d, const void* x,
+                                        const void* dy, void* dw) {
   return cached<cudnnConvolutionBwdFilterAlgoPerf_t, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT>(
       context, "backward filter " + d.key,
       [&](void* ws, std::size_t bytes, auto* results, int* returned) {

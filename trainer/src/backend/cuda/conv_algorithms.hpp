@@ -17,14 +17,14 @@ struct ConvDescriptors {
   const FilterDescriptor& w;
   const ConvolutionDescriptor& conv;
   const TensorDescriptor& y;
-  std::string key;  // the shapes, stride and padding: equal keys, equal convolutions
+  std::string key;  // type, shapes, stride and padding: equal keys, equal convolutions
 };
 
-ConvAlgorithm forward_algorithm(Context& context, const ConvDescriptors& d, const float* x,
-                                const float* w, float* y);
-ConvAlgorithm backward_data_algorithm(Context& context, const ConvDescriptors& d, const float* w,
-                                      const float* dy, float* dx);
-ConvAlgorithm backward_filter_algorithm(Context& context, const ConvDescriptors& d, const float* x,
-                                        const float* dy, float* dw);
+ConvAlgorithm forward_algorithm(Context& context, const ConvDescriptors& d, const void* x,
+                                const void* w, void* y);
+ConvAlgorithm backward_data_algorithm(Context& context, const ConvDescriptors& d, const void* w,
+                                      const void* dy, void* dx);
+ConvAlgorithm backward_filter_algorithm(Context& context, const ConvDescriptors& d, const void* x,
+                                        const void* dy, void* dw);
 
 }  // namespace parity::trainer::cuda

@@ -2,7 +2,10 @@
 // algorithms benchmarked once per shape (conv_algorithms.hpp) and the
 // context's shared workspace. cuDNN pads symmetrically only; MindSpore's
 // pad_mode="same" pads more after than before, so that case pads the input
-// explicitly (a zero border) and convolves without padding.
+// explicitly (a zero border) and convolves without padding. In float16 and
+// bfloat16 the op convolves a copy of its float32 master weight rounded at
+// every forward (what autocast does), and rounds the 16-bit weight gradient
+// up into the float32 one.
 #include <map>
 #include <memory>
 
@@ -23,13 +26,16 @@ class Conv2dOp final : public LayerOp {
       : context_(context),
         spec_(spec),
         explicit_padding_(spec.end_padding() != spec.padding),
-        filter_(spec.out_channels, spec.in_channels, spec.kernel, spec.kernel),
-        convolution_(explicit_padding_ ? 0 : spec.padding, spec.stride, context.options.tf32) {
+        type_(context.options.precision),
+        filter_(spec.out_channels, spec.in_channels, spec.kernel, spec.kernel, type_),
+        convolution_(explicit_padding_ ? 0 : spec.padding, spec.stride, type_,
+                     context.options.tf32) {
     if (spec.input.size() != 4 || spec.input[1] != spec.in_channels)
       throw Error("convolution input " + dims_text(spec.input) + " does not have " +
                       std::to_string(spec.in_channels) + " channels in NCHW",
                   "cuda backend");
     weight_ = make_param(context, weight_dims());
+    if (type_ != Precision::kFloat32) rounded_weight_ = make_tensor(context, weight_dims(), type_);
   }
 
   Tensor forward(const Tensor& x, Mode mode) override {
@@ -38,47 +44,57 @@ class Conv2dOp final : public LayerOp {
       throw Error("training batch " + dims_text(x.dims()) + " differs from the model's " +
                       dims_text(spec_.input),
                   "cuda backend convolution", "train with drop_last batches of one size");
-    const Tensor input = padded(x);
+    const Tensor input = padded(as_activation(context_, x));
     Plan& plan = plan_for(input.dims());
-    Tensor y = make_tensor(context_, plan.output);
+    Tensor y = make_activation(context_, plan.output);
+    const void* w = rounded_weight();
     const ConvAlgorithm algorithm =
-        forward_algorithm(context_, descriptors(plan), data(input), data(weight_.value), data(y));
+        forward_algorithm(context_, descriptors(plan), raw(input), w, raw(y));
     PARITY_CUDNN_CHECK(cudnnConvolutionForward(
-        context_.cudnn, &kOne, plan.x.get(), data(input), filter_.get(), data(weight_.value),
-        convolution_.get(), static_cast<cudnnConvolutionFwdAlgo_t>(algorithm.algorithm),
+        context_.cudnn, &kOne, plan.x.get(), raw(input), filter_.get(), w, convolution_.get(),
+        static_cast<cudnnConvolutionFwdAlgo_t>(algorithm.algorithm),
         context_.workspace(algorithm.workspace), algorithm.workspace, &kZero, plan.y.get(),
-        data(y)));
+        raw(y)));
     if (mode == Mode::kTrain) saved_input_ = input;
     return y;
   }
 
-  Tensor backward(const Tensor& dy) override {
+  Tensor backward(const Tensor& incoming) override {
     if (!saved_input_.defined())
       throw Error("convolution backward without a training forward", "cuda backend");
     Plan& plan = plan_for(saved_input_.dims());
-    if (dy.dims() != plan.output)
-      throw Error("convolution output gradient " + dims_text(dy.dims()) + " is not " +
+    if (incoming.dims() != plan.output)
+      throw Error("convolution output gradient " + dims_text(incoming.dims()) + " is not " +
                       dims_text(plan.output),
                   "cuda backend");
+    const Tensor dy = as_activation(context_, incoming);
     const ConvDescriptors d = descriptors(plan);
+    // cuDNN writes the weight gradient in the data's type.
+    const Tensor grad =
+        type_ == Precision::kFloat32 ? weight_.grad : make_tensor(context_, weight_dims(), type_);
     const ConvAlgorithm filter_algorithm =
-        backward_filter_algorithm(context_, d, data(saved_input_), data(dy), data(weight_.grad));
+        backward_filter_algorithm(context_, d, raw(saved_input_), raw(dy), raw(grad));
     PARITY_CUDNN_CHECK(cudnnConvolutionBackwardFilter(
-        context_.cudnn, &kOne, plan.x.get(), data(saved_input_), plan.y.get(), data(dy),
+        context_.cudnn, &kOne, plan.x.get(), raw(saved_input_), plan.y.get(), raw(dy),
         convolution_.get(),
         static_cast<cudnnConvolutionBwdFilterAlgo_t>(filter_algorithm.algorithm),
         context_.workspace(filter_algorithm.workspace), filter_algorithm.workspace, &kZero,
-        filter_.get(), data(weight_.grad)));
+        filter_.get(), raw(grad)));
+    if (type_ != Precision::kFloat32)
+      kernels::convert(type_, raw(grad), Precision::kFloat32, raw(weight_.grad),
+                       grad.element_count(), context_.stream);
     Tensor dx;
     if (spec_.input_grad) {
-      Tensor grad_input = make_tensor(context_, saved_input_.dims());
+      // The forward's rounded weight: no update comes between forward and backward.
+      const void* w = type_ == Precision::kFloat32 ? raw(weight_.value) : raw(rounded_weight_);
+      Tensor grad_input = make_activation(context_, saved_input_.dims());
       const ConvAlgorithm data_algorithm =
-          backward_data_algorithm(context_, d, data(weight_.value), data(dy), data(grad_input));
+          backward_data_algorithm(context_, d, w, raw(dy), raw(grad_input));
       PARITY_CUDNN_CHECK(cudnnConvolutionBackwardData(
-          context_.cudnn, &kOne, filter_.get(), data(weight_.value), plan.y.get(), data(dy),
-          convolution_.get(), static_cast<cudnnConvolutionBwdDataAlgo_t>(data_algorithm.algorithm),
+          context_.cudnn, &kOne, filter_.get(), w, plan.y.get(), raw(dy), convolution_.get(),
+          static_cast<cudnnConvolutionBwdDataAlgo_t>(data_algorithm.algorithm),
           context_.workspace(data_algorithm.workspace), data_algorithm.workspace, &kZero,
-          plan.x.get(), data(grad_input)));
+          plan.x.get(), raw(grad_input)));
       dx = cropped(grad_input);
     }
     saved_input_ = Tensor();
@@ -93,8 +109,10 @@ class Conv2dOp final : public LayerOp {
  private:
   // Descriptors of one input shape (the training batch, or an evaluation batch).
   struct Plan {
-    Plan(const Dims& in, const Dims& out)
-        : x(in[0], in[1], in[2], in[3]), y(out[0], out[1], out[2], out[3]), output(out) {}
+    Plan(const Dims& in, const Dims& out, Precision type)
+        : x(in[0], in[1], in[2], in[3], type),
+          y(out[0], out[1], out[2], out[3], type),
+          output(out) {}
     TensorDescriptor x, y;
     Dims output;
     std::string key;
@@ -113,10 +131,19 @@ class Conv2dOp final : public LayerOp {
       return (size + 2 * pad - spec_.kernel) / spec_.stride + 1;
     };
     const Dims output{input[0], spec_.out_channels, out_size(input[2]), out_size(input[3])};
-    auto plan = std::make_unique<Plan>(input, output);
-    plan->key = dims_text(input) + " * " + dims_text(weight_dims()) + " stride " +
-                std::to_string(spec_.stride) + " pad " + std::to_string(pad);
+    auto plan = std::make_unique<Plan>(input, output, type_);
+    plan->key = std::string(precision_name(type_)) + " " + dims_text(input) + " * " +
+                dims_text(weight_dims()) + " stride " + std::to_string(spec_.stride) + " pad " +
+                std::to_string(pad);
     return *plans_.emplace(input, std::move(plan)).first->second;
+  }
+
+  // The weight the convolution reads: the float32 master, or its rounded copy.
+  const void* rounded_weight() {
+    if (type_ == Precision::kFloat32) return raw(weight_.value);
+    kernels::convert(Precision::kFloat32, raw(weight_.value), type_, raw(rounded_weight_),
+                     rounded_weight_.element_count(), context_.stream);
+    return raw(rounded_weight_);
   }
 
   ConvDescriptors descriptors(const Plan& plan) const {
@@ -127,8 +154,10 @@ class Conv2dOp final : public LayerOp {
     if (!explicit_padding_) return x;
     const Dims& d = x.dims();
     const std::int64_t before = spec_.padding, after = spec_.end_padding();
-    Tensor out = make_tensor(context_, {d[0], d[1], d[2] + before + after, d[3] + before + after});
-    kernels::pad_nhwc(data(x), data(out), d[0], d[2], d[3], d[1], before, after, context_.stream);
+    Tensor out =
+        make_activation(context_, {d[0], d[1], d[2] + before + after, d[3] + before + after});
+    kernels::pad_nhwc(type_, raw(x), raw(out), {d[0], d[2], d[3], d[1], before, after},
+                      context_.stream);
     ++context_.stats.activation_reorders;
     return out;
   }
@@ -136,9 +165,10 @@ class Conv2dOp final : public LayerOp {
   Tensor cropped(const Tensor& grad_padded) {
     if (!explicit_padding_) return grad_padded;
     const Dims& d = spec_.input;
-    Tensor out = make_tensor(context_, d);
-    kernels::crop_nhwc(data(grad_padded), data(out), d[0], d[2], d[3], d[1], spec_.padding,
-                       spec_.end_padding(), context_.stream);
+    Tensor out = make_activation(context_, d);
+    kernels::crop_nhwc(type_, raw(grad_padded), raw(out),
+                       {d[0], d[2], d[3], d[1], spec_.padding, spec_.end_padding()},
+                       context_.stream);
     ++context_.stats.activation_reorders;
     return out;
   }
@@ -146,9 +176,11 @@ class Conv2dOp final : public LayerOp {
   Context& context_;
   Conv2dSpec spec_;
   bool explicit_padding_;
+  Precision type_;  // of the activations and the convolution
   FilterDescriptor filter_;
   ConvolutionDescriptor convolution_;
   ParamTensors weight_;
+  Tensor rounded_weight_;  // float16 / bfloat16: the weight the last forward convolved
   Tensor saved_input_;
   std::map<Dims, std::unique_ptr<Plan>> plans_;  // by (padded) input dims
 };

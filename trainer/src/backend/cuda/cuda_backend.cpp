@@ -48,8 +48,7 @@ class CudaBackend final : public Backend {
            std::to_string(runtime % 1000 / 10) + ", cuDNN " + std::to_string(cudnn / 10000) + "." +
            std::to_string(cudnn / 100 % 100) + "." + std::to_string(cudnn % 100) + ", cuBLAS " +
            std::to_string(cublas / 10000) + "." + std::to_string(cublas / 100 % 100) +
-           ", float32, TF32 " + (context_.options.tf32 ? "on" : "off") +
-           (context_.options.deterministic ? ", deterministic algorithms" : "");
+           precision_text() + (context_.options.deterministic ? ", deterministic algorithms" : "");
   }
 
   std::unique_ptr<LayerOp> conv2d(const Conv2dSpec& spec) override {
@@ -87,7 +86,8 @@ class CudaBackend final : public Backend {
   std::vector<float> to_host(const Tensor& tensor) override {
     std::vector<float> values(std::size_t(tensor.element_count()));
     const Dims& d = tensor.dims();
-    const float* source = data(tensor);
+    const Tensor widened = cuda::as_type(context_, tensor, Precision::kFloat32);
+    const float* source = data(widened);
     DeviceBuffer plain;
     if (d.size() == 4) {
       plain = DeviceBuffer(values.size() * sizeof(float), context_.stream);
@@ -104,27 +104,37 @@ class CudaBackend final : public Backend {
   void write(const Tensor& tensor, std::span<const float> values) override {
     const Dims& d = tensor.dims();
     check_count(d, values.size());
+    // Float32 in the tensor's layout first; a 16-bit tensor is rounded from it.
+    const Precision type = cuda::type_of(tensor);
+    const Tensor staged =
+        type == Precision::kFloat32 ? tensor : cuda::make_tensor(context_, d, Precision::kFloat32);
     if (d.size() != 4) {
-      PARITY_CUDA_CHECK(cudaMemcpyAsync(data(tensor), values.data(), values.size_bytes(),
+      PARITY_CUDA_CHECK(cudaMemcpyAsync(data(staged), values.data(), values.size_bytes(),
                                         cudaMemcpyHostToDevice, context_.stream));
-      return;
+    } else {
+      const DeviceBuffer plain(values.size_bytes(), context_.stream);
+      PARITY_CUDA_CHECK(cudaMemcpyAsync(plain.data(), values.data(), values.size_bytes(),
+                                        cudaMemcpyHostToDevice, context_.stream));
+      cuda::kernels::nchw_to_nhwc(plain.as<float>(), data(staged), d[0], d[1], d[2], d[3],
+                                  context_.stream);
     }
-    const DeviceBuffer plain(values.size_bytes(), context_.stream);
-    PARITY_CUDA_CHECK(cudaMemcpyAsync(plain.data(), values.data(), values.size_bytes(),
-                                      cudaMemcpyHostToDevice, context_.stream));
-    cuda::kernels::nchw_to_nhwc(plain.as<float>(), data(tensor), d[0], d[1], d[2], d[3],
-                                context_.stream);
+    if (type != Precision::kFloat32)
+      cuda::kernels::convert(Precision::kFloat32, cuda::raw(staged), type, cuda::raw(tensor),
+                             tensor.element_count(), context_.stream);
   }
 
   void fill(const Tensor& tensor, float value) override {
-    cuda::kernels::fill(data(tensor), tensor.element_count(), value, context_.stream);
+    cuda::kernels::fill(cuda::type_of(tensor), cuda::raw(tensor), tensor.element_count(), value,
+                        context_.stream);
   }
 
   Tensor add(const Tensor& a, const Tensor& b) override {
     if (a.dims() != b.dims())
       throw Error("add of " + dims_text(a.dims()) + " and " + dims_text(b.dims()), "cuda backend");
-    Tensor y = cuda::make_tensor(context_, a.dims());
-    cuda::kernels::add(data(a), data(b), data(y), y.element_count(), false, context_.stream);
+    Tensor y = cuda::make_activation(context_, a.dims());
+    cuda::kernels::add(cuda::type_of(y), cuda::raw(cuda::as_activation(context_, a)),
+                       cuda::raw(cuda::as_activation(context_, b)), cuda::raw(y), y.element_count(),
+                       false, context_.stream);
     return y;
   }
 
@@ -142,8 +152,10 @@ class CudaBackend final : public Backend {
     return check_.count_non_finite(context_, params) == 0;
   }
 
-  BackendLoss cross_entropy(const Tensor& logits, std::span<const std::int32_t> labels,
+  BackendLoss cross_entropy(const Tensor& any_logits, std::span<const std::int32_t> labels,
                             const LossOptions& options) override {
+    // The classifier's logits are float32 already; the loss is computed in float32.
+    const Tensor logits = cuda::as_type(context_, any_logits, Precision::kFloat32);
     const Dims& d = logits.dims();
     const auto rows = std::int64_t(labels.size());
     if (d.size() != 2 || d[0] != rows || d[1] < 2)
@@ -216,6 +228,14 @@ class CudaBackend final : public Backend {
   BackendStats stats() const override { return context_.stats; }
 
  private:
+  std::string precision_text() const {
+    const Precision precision = context_.options.precision;
+    if (precision == Precision::kFloat32)
+      return std::string(", float32, TF32 ") + (context_.options.tf32 ? "on" : "off");
+    return std::string(", ") + precision_name(precision) +
+           " activations and products, float32 master weights and batch-norm statistics";
+  }
+
   static void check_count(const Dims& dims, std::size_t count) {
     if (std::int64_t(count) != element_count(dims))
       throw Error(std::to_string(count) + " values for a tensor of " + dims_text(dims),

@@ -1,5 +1,6 @@
 // cuDNN descriptors owned by one object each (RAII, not copyable), with the
-// setters this backend uses: 4-D tensors and filters are NHWC, float.
+// setters this backend uses: 4-D tensors and filters are NHWC, of the
+// element type given (float32, float16 or bfloat16).
 #pragma once
 
 #include <cudnn.h>
@@ -7,8 +8,21 @@
 #include <cstdint>
 
 #include "cuda_check.hpp"
+#include "parity/trainer/backend/precision.hpp"
 
 namespace parity::trainer::cuda {
+
+inline cudnnDataType_t cudnn_type(Precision type) {
+  switch (type) {
+    case Precision::kFloat16:
+      return CUDNN_DATA_HALF;
+    case Precision::kBFloat16:
+      return CUDNN_DATA_BFLOAT16;
+    case Precision::kFloat32:
+      break;
+  }
+  return CUDNN_DATA_FLOAT;
+}
 
 template <class Handle, cudnnStatus_t (*Create)(Handle*), cudnnStatus_t (*Destroy)(Handle)>
 class CudnnDescriptor {
@@ -28,8 +42,8 @@ class TensorDescriptor
                              cudnnDestroyTensorDescriptor> {
  public:
   // An [N, C, H, W] tensor stored NHWC.
-  TensorDescriptor(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) {
-    PARITY_CUDNN_CHECK(cudnnSetTensor4dDescriptor(get(), CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT,
+  TensorDescriptor(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, Precision type) {
+    PARITY_CUDNN_CHECK(cudnnSetTensor4dDescriptor(get(), CUDNN_TENSOR_NHWC, cudnn_type(type),
                                                   int(n), int(c), int(h), int(w)));
   }
 };
@@ -39,8 +53,9 @@ class FilterDescriptor
                              cudnnDestroyFilterDescriptor> {
  public:
   // [out, in, kh, kw] weights stored NHWC (out, kh, kw, in).
-  FilterDescriptor(std::int64_t out, std::int64_t in, std::int64_t kh, std::int64_t kw) {
-    PARITY_CUDNN_CHECK(cudnnSetFilter4dDescriptor(get(), CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC,
+  FilterDescriptor(std::int64_t out, std::int64_t in, std::int64_t kh, std::int64_t kw,
+                   Precision type) {
+    PARITY_CUDNN_CHECK(cudnnSetFilter4dDescriptor(get(), cudnn_type(type), CUDNN_TENSOR_NHWC,
                                                   int(out), int(in), int(kh), int(kw)));
   }
 };
@@ -49,14 +64,18 @@ class ConvolutionDescriptor
     : public CudnnDescriptor<cudnnConvolutionDescriptor_t, cudnnCreateConvolutionDescriptor,
                              cudnnDestroyConvolutionDescriptor> {
  public:
-  // Symmetric padding (cuDNN has no other); `tf32` lets float convolutions
-  // use TF32 tensor cores, otherwise only FMA kernels run (full float32).
-  ConvolutionDescriptor(std::int64_t padding, std::int64_t stride, bool tf32) {
+  // Symmetric padding (cuDNN has no other), float32 accumulation for every
+  // data type. `tf32` lets float32 convolutions use TF32 tensor cores,
+  // otherwise only FMA kernels run (full float32); float16 and bfloat16
+  // run on tensor cores.
+  ConvolutionDescriptor(std::int64_t padding, std::int64_t stride, Precision type, bool tf32) {
     PARITY_CUDNN_CHECK(cudnnSetConvolution2dDescriptor(get(), int(padding), int(padding),
                                                        int(stride), int(stride), 1, 1,
                                                        CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-    PARITY_CUDNN_CHECK(
-        cudnnSetConvolutionMathType(get(), tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
+    const cudnnMathType_t math = type != Precision::kFloat32 ? CUDNN_TENSOR_OP_MATH
+                                 : tf32                      ? CUDNN_DEFAULT_MATH
+                                                             : CUDNN_FMA_MATH;
+    PARITY_CUDNN_CHECK(cudnnSetConvolutionMathType(get(), math));
   }
 };
 

@@ -1,32 +1,46 @@
-// Elementwise kernels: fill, ReLU and its backward, the (residual) add, and
-// the classifier's bias and bias gradient. ReLU is x > 0 ? x : x * 0, as
-// oneDNN computes it: a NaN stays NaN, so NaN localisation sees where it began.
+// Elementwise kernels: conversion between precisions, fill, ReLU and its
+// backward, the (residual) add, and the classifier's bias and bias gradient.
+// ReLU is x > 0 ? x : x * 0, as oneDNN computes it: a NaN stays NaN, so NaN
+// localisation sees where it began.
 #include "kernels.hpp"
 #include "launch.cuh"
 
 namespace parity::trainer::cuda::kernels {
 namespace {
 
-__global__ void fill_kernel(float* out, std::int64_t count, float value) {
-  for (std::int64_t i = first_index(); i < count; i += grid_stride()) out[i] = value;
-}
-
-__global__ void relu_forward_kernel(const float* x, float* y, std::int64_t count) {
+template <class From, class To>
+__global__ void convert_kernel(const From* in, To* out, std::int64_t count) {
   for (std::int64_t i = first_index(); i < count; i += grid_stride())
-    y[i] = x[i] > 0.0f ? x[i] : x[i] * 0.0f;
+    out[i] = from_float<To>(to_float(in[i]));
 }
 
-__global__ void relu_backward_kernel(const float* y, const float* dy, float* dx,
-                                     std::int64_t count) {
-  for (std::int64_t i = first_index(); i < count; i += grid_stride())
-    dx[i] = y[i] > 0.0f ? dy[i] : dy[i] * 0.0f;
+template <class T>
+__global__ void fill_kernel(T* out, std::int64_t count, float value) {
+  const T stored = from_float<T>(value);
+  for (std::int64_t i = first_index(); i < count; i += grid_stride()) out[i] = stored;
 }
 
-__global__ void add_kernel(const float* a, const float* b, float* y, std::int64_t count,
-                           bool relu) {
+template <class T>
+__global__ void relu_forward_kernel(const T* x, T* y, std::int64_t count) {
   for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
-    const float sum = a[i] + b[i];
-    y[i] = relu && !(sum > 0.0f) ? sum * 0.0f : sum;
+    const float v = to_float(x[i]);
+    y[i] = from_float<T>(v > 0.0f ? v : v * 0.0f);
+  }
+}
+
+template <class T>
+__global__ void relu_backward_kernel(const T* y, const T* dy, T* dx, std::int64_t count) {
+  for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
+    const float g = to_float(dy[i]);
+    dx[i] = from_float<T>(to_float(y[i]) > 0.0f ? g : g * 0.0f);
+  }
+}
+
+template <class T>
+__global__ void add_kernel(const T* a, const T* b, T* y, std::int64_t count, bool relu) {
+  for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
+    const float sum = to_float(a[i]) + to_float(b[i]);
+    y[i] = from_float<T>(relu && !(sum > 0.0f) ? sum * 0.0f : sum);
   }
 }
 
@@ -45,25 +59,53 @@ __global__ void column_sums_kernel(const float* m, float* sums, std::int64_t row
 
 }  // namespace
 
-void fill(float* out, std::int64_t count, float value, cudaStream_t stream) {
-  fill_kernel<<<blocks_for(count), kThreads, 0, stream>>>(out, count, value);
+void convert(Precision from, const void* in, Precision to, void* out, std::int64_t count,
+             cudaStream_t stream) {
+  dispatch(from, [&](auto from_tag) {
+    using From = decltype(from_tag);
+    dispatch(to, [&](auto to_tag) {
+      using To = decltype(to_tag);
+      convert_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const From*>(in),
+                                                                 static_cast<To*>(out), count);
+    });
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 
-void relu_forward(const float* x, float* y, std::int64_t count, cudaStream_t stream) {
-  relu_forward_kernel<<<blocks_for(count), kThreads, 0, stream>>>(x, y, count);
+void fill(Precision type, void* out, std::int64_t count, float value, cudaStream_t stream) {
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    fill_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(out), count, value);
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 
-void relu_backward(const float* y, const float* dy, float* dx, std::int64_t count,
+void relu_forward(Precision type, const void* x, void* y, std::int64_t count, cudaStream_t stream) {
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    relu_forward_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const T*>(x),
+                                                                    static_cast<T*>(y), count);
+  });
+  PARITY_CUDA_CHECK_LAUNCH();
+}
+
+void relu_backward(Precision type, const void* y, const void* dy, void* dx, std::int64_t count,
                    cudaStream_t stream) {
-  relu_backward_kernel<<<blocks_for(count), kThreads, 0, stream>>>(y, dy, dx, count);
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    relu_backward_kernel<<<blocks_for(count), kThreads, 0, stream>>>(
+        static_cast<const T*>(y), static_cast<const T*>(dy), static_cast<T*>(dx), count);
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 
-void add(const float* a, const float* b, float* y, std::int64_t count, bool relu,
+void add(Precision type, const void* a, const void* b, void* y, std::int64_t count, bool relu,
          cudaStream_t stream) {
-  add_kernel<<<blocks_for(count), kThreads, 0, stream>>>(a, b, y, count, relu);
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    add_kernel<<<blocks_for(count), kThreads, 0, stream>>>(
+        static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(y), count, relu);
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 

@@ -1,5 +1,6 @@
 // ReLU and the residual block's end, y = relu(a + b). Both keep their output
-// for the backward pass (dx = y > 0 ? dy : 0), as the CPU backend does.
+// for the backward pass (dx = y > 0 ? dy : 0), as the CPU backend does, in
+// the activations' precision.
 #include "cuda_ops.hpp"
 #include "cuda_tensor.hpp"
 #include "kernels.hpp"
@@ -9,15 +10,16 @@ namespace parity::trainer::cuda {
 namespace {
 
 // The backward of a ReLU whose output was `y`.
-Tensor relu_backward(Context& context, const Tensor& y, const Tensor& dy, const char* op) {
+Tensor relu_backward(Context& context, const Tensor& y, const Tensor& incoming, const char* op) {
   if (!y.defined())
     throw Error(std::string(op) + " backward without a training forward", "cuda backend");
-  if (dy.dims() != y.dims())
-    throw Error(std::string(op) + " output gradient " + dims_text(dy.dims()) + " is not " +
+  if (incoming.dims() != y.dims())
+    throw Error(std::string(op) + " output gradient " + dims_text(incoming.dims()) + " is not " +
                     dims_text(y.dims()),
                 "cuda backend");
-  Tensor dx = make_tensor(context, y.dims());
-  kernels::relu_backward(data(y), data(dy), data(dx), y.element_count(), context.stream);
+  const Tensor dy = as_type(context, incoming, type_of(y));
+  Tensor dx = make_tensor(context, y.dims(), type_of(y));
+  kernels::relu_backward(type_of(y), raw(y), raw(dy), raw(dx), y.element_count(), context.stream);
   return dx;
 }
 
@@ -26,9 +28,10 @@ class ReluOp final : public LayerOp {
   explicit ReluOp(Context& context) : context_(context) {}
   std::string_view kind() const override { return "relu"; }
 
-  Tensor forward(const Tensor& x, Mode mode) override {
-    Tensor y = make_tensor(context_, x.dims());
-    kernels::relu_forward(data(x), data(y), x.element_count(), context_.stream);
+  Tensor forward(const Tensor& input, Mode mode) override {
+    const Tensor x = as_activation(context_, input);
+    Tensor y = make_activation(context_, x.dims());
+    kernels::relu_forward(type_of(x), raw(x), raw(y), x.element_count(), context_.stream);
     if (mode == Mode::kTrain) saved_output_ = y;
     return y;
   }
@@ -52,8 +55,9 @@ class ResidualAddReluOp final : public ResidualOp {
     if (a.dims() != b.dims())
       throw Error("residual add of " + dims_text(a.dims()) + " and " + dims_text(b.dims()),
                   "cuda backend");
-    Tensor y = make_tensor(context_, a.dims());
-    kernels::add(data(a), data(b), data(y), y.element_count(), true, context_.stream);
+    Tensor y = make_activation(context_, a.dims());
+    kernels::add(type_of(y), raw(as_activation(context_, a)), raw(as_activation(context_, b)),
+                 raw(y), y.element_count(), true, context_.stream);
     if (mode == Mode::kTrain) saved_output_ = y;
     return y;
   }

@@ -1,6 +1,8 @@
 // Launchers of the CUDA backend's own kernels, each queued on `stream`
 // (checked at launch). Plain C++17, shared by the host code (g++) and the
 // kernel files (nvcc). 4-D activations are NHWC; sizes are element counts.
+// Activations come in any Precision (`type`, untyped pointers); the kernels
+// compute in float32 and round once when they store.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "../shared/sgd_coefficients.hpp"
+#include "parity/trainer/backend/precision.hpp"
 
 namespace parity::trainer::cuda::kernels {
 
@@ -18,20 +21,26 @@ void nchw_to_nhwc(const float* in, float* out, std::int64_t n, std::int64_t c, s
 void nhwc_to_nchw(const float* in, float* out, std::int64_t n, std::int64_t c, std::int64_t h,
                   std::int64_t w, cudaStream_t stream);
 // `out` is [n, h + before + after, w + before + after, c]: `in` with zero borders.
-void pad_nhwc(const float* in, float* out, std::int64_t n, std::int64_t h, std::int64_t w,
-              std::int64_t c, std::int64_t before, std::int64_t after, cudaStream_t stream);
+struct PadShape {
+  std::int64_t n, h, w, c, before, after;
+};
+void pad_nhwc(Precision type, const void* in, void* out, const PadShape& shape,
+              cudaStream_t stream);
 // The inverse: the interior of a padded tensor.
-void crop_nhwc(const float* padded, float* out, std::int64_t n, std::int64_t h, std::int64_t w,
-               std::int64_t c, std::int64_t before, std::int64_t after, cudaStream_t stream);
+void crop_nhwc(Precision type, const void* padded, void* out, const PadShape& shape,
+               cudaStream_t stream);
 
 // Elementwise (elementwise_kernels.cu).
-void fill(float* out, std::int64_t count, float value, cudaStream_t stream);
-void relu_forward(const float* x, float* y, std::int64_t count, cudaStream_t stream);
+// out = in converted (rounded to nearest even when narrowing).
+void convert(Precision from, const void* in, Precision to, void* out, std::int64_t count,
+             cudaStream_t stream);
+void fill(Precision type, void* out, std::int64_t count, float value, cudaStream_t stream);
+void relu_forward(Precision type, const void* x, void* y, std::int64_t count, cudaStream_t stream);
 // dx = y > 0 ? dy : dy * 0, from the ReLU's output y; dx may be dy.
-void relu_backward(const float* y, const float* dy, float* dx, std::int64_t count,
+void relu_backward(Precision type, const void* y, const void* dy, void* dx, std::int64_t count,
                    cudaStream_t stream);
 // y = a + b, or relu(a + b).
-void add(const float* a, const float* b, float* y, std::int64_t count, bool relu,
+void add(Precision type, const void* a, const void* b, void* y, std::int64_t count, bool relu,
          cudaStream_t stream);
 // y[r, k] += bias[k] for a row-major [rows, cols] matrix.
 void add_bias(float* y, const float* bias, std::int64_t rows, std::int64_t cols,
@@ -46,16 +55,16 @@ void column_sums(const float* m, float* sums, std::int64_t rows, std::int64_t co
 struct PoolShape {
   std::int64_t n, h, w, c, out_h, out_w, kernel, stride, padding;
 };
-void max_pool_forward(const float* x, float* y, std::int32_t* argmax, const PoolShape& shape,
-                      cudaStream_t stream);
+void max_pool_forward(Precision type, const void* x, void* y, std::int32_t* argmax,
+                      const PoolShape& shape, cudaStream_t stream);
 // A gather over the windows that cover each input: no atomics, the same bits every run.
-void max_pool_backward(const float* dy, const std::int32_t* argmax, float* dx,
+void max_pool_backward(Precision type, const void* dy, const std::int32_t* argmax, void* dx,
                        const PoolShape& shape, cudaStream_t stream);
-// [n, h, w, c] -> [n, c]: the mean over h * w.
-void global_avg_pool_forward(const float* x, float* y, std::int64_t n, std::int64_t hw,
-                             std::int64_t c, cudaStream_t stream);
-void global_avg_pool_backward(const float* dy, float* dx, std::int64_t n, std::int64_t hw,
-                              std::int64_t c, cudaStream_t stream);
+// [n, h, w, c] -> [n, c]: the mean over h * w (summed in float32).
+void global_avg_pool_forward(Precision type, const void* x, void* y, std::int64_t n,
+                             std::int64_t hw, std::int64_t c, cudaStream_t stream);
+void global_avg_pool_backward(Precision type, const void* dy, void* dx, std::int64_t n,
+                              std::int64_t hw, std::int64_t c, cudaStream_t stream);
 
 // Softmax cross-entropy with smoothed targets (loss_kernels.cu): target
 // `on` for the label, `off` for every other class. Per row: the loss (in

@@ -1,5 +1,6 @@
-// NCHW <-> NHWC conversion of host data, and the explicit zero padding of
-// convolutions whose padding cuDNN cannot express (asymmetric).
+// NCHW <-> NHWC conversion of host data (float32), and the explicit zero
+// padding of convolutions whose padding cuDNN cannot express (asymmetric),
+// in every precision.
 #include "kernels.hpp"
 #include "launch.cuh"
 
@@ -26,10 +27,10 @@ void transpose(const float* in, float* out, std::int64_t batch, std::int64_t row
 }
 
 // Indexed over the padded tensor: border elements are written zero.
-__global__ void pad_kernel(const float* in, float* out, std::int64_t n, std::int64_t h,
-                           std::int64_t w, std::int64_t c, std::int64_t before,
-                           std::int64_t after) {
-  const std::int64_t ph = h + before + after, pw = w + before + after;
+template <class T>
+__global__ void pad_kernel(const T* in, T* out, PadShape s) {
+  const std::int64_t n = s.n, h = s.h, w = s.w, c = s.c, before = s.before;
+  const std::int64_t ph = h + before + s.after, pw = w + before + s.after;
   const std::int64_t total = n * ph * pw * c;
   for (std::int64_t i = first_index(); i < total; i += grid_stride()) {
     const std::int64_t channel = i % c, x = (i / c) % pw, y = (i / (c * pw)) % ph,
@@ -37,14 +38,14 @@ __global__ void pad_kernel(const float* in, float* out, std::int64_t n, std::int
     const std::int64_t sy = y - before, sx = x - before;
     out[i] = (sy >= 0 && sy < h && sx >= 0 && sx < w)
                  ? in[((image * h + sy) * w + sx) * c + channel]
-                 : 0.0f;
+                 : from_float<T>(0.0f);
   }
 }
 
-__global__ void crop_kernel(const float* padded, float* out, std::int64_t n, std::int64_t h,
-                            std::int64_t w, std::int64_t c, std::int64_t before,
-                            std::int64_t after) {
-  const std::int64_t ph = h + before + after, pw = w + before + after;
+template <class T>
+__global__ void crop_kernel(const T* padded, T* out, PadShape s) {
+  const std::int64_t n = s.n, h = s.h, w = s.w, c = s.c, before = s.before;
+  const std::int64_t ph = h + before + s.after, pw = w + before + s.after;
   const std::int64_t total = n * h * w * c;
   for (std::int64_t i = first_index(); i < total; i += grid_stride()) {
     const std::int64_t channel = i % c, x = (i / c) % w, y = (i / (c * w)) % h,
@@ -65,17 +66,26 @@ void nhwc_to_nchw(const float* in, float* out, std::int64_t n, std::int64_t c, s
   transpose(in, out, n, h * w, c, stream);
 }
 
-void pad_nhwc(const float* in, float* out, std::int64_t n, std::int64_t h, std::int64_t w,
-              std::int64_t c, std::int64_t before, std::int64_t after, cudaStream_t stream) {
-  const std::int64_t total = n * (h + before + after) * (w + before + after) * c;
-  pad_kernel<<<blocks_for(total), kThreads, 0, stream>>>(in, out, n, h, w, c, before, after);
+void pad_nhwc(Precision type, const void* in, void* out, const PadShape& shape,
+              cudaStream_t stream) {
+  const std::int64_t grow = shape.before + shape.after;
+  const std::int64_t total = shape.n * (shape.h + grow) * (shape.w + grow) * shape.c;
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    pad_kernel<<<blocks_for(total), kThreads, 0, stream>>>(static_cast<const T*>(in),
+                                                           static_cast<T*>(out), shape);
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 
-void crop_nhwc(const float* padded, float* out, std::int64_t n, std::int64_t h, std::int64_t w,
-               std::int64_t c, std::int64_t before, std::int64_t after, cudaStream_t stream) {
-  crop_kernel<<<blocks_for(n * h * w * c), kThreads, 0, stream>>>(padded, out, n, h, w, c, before,
-                                                                  after);
+void crop_nhwc(Precision type, const void* padded, void* out, const PadShape& shape,
+               cudaStream_t stream) {
+  const std::int64_t total = shape.n * shape.h * shape.w * shape.c;
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    crop_kernel<<<blocks_for(total), kThreads, 0, stream>>>(static_cast<const T*>(padded),
+                                                            static_cast<T*>(out), shape);
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 

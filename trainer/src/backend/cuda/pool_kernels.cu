@@ -1,5 +1,6 @@
 // Max pooling with PyTorch's tie rule (first maximum of the window; NaN
-// wins) and a deterministic backward, and global average pooling.
+// wins) and a deterministic backward, and global average pooling, in every
+// precision (float32 arithmetic; max pooling stores an input value exactly).
 #include <cmath>
 
 #include "kernels.hpp"
@@ -9,8 +10,8 @@ namespace parity::trainer::cuda::kernels {
 namespace {
 
 // One thread per output element [n, oh, ow, c].
-__global__ void max_pool_forward_kernel(const float* x, float* y, std::int32_t* argmax,
-                                        PoolShape s) {
+template <class T>
+__global__ void max_pool_forward_kernel(const T* x, T* y, std::int32_t* argmax, PoolShape s) {
   const std::int64_t total = s.n * s.out_h * s.out_w * s.c;
   for (std::int64_t i = first_index(); i < total; i += grid_stride()) {
     const std::int64_t channel = i % s.c, ox = (i / s.c) % s.out_w,
@@ -24,7 +25,7 @@ __global__ void max_pool_forward_kernel(const float* x, float* y, std::int32_t* 
       for (std::int64_t kx = 0; kx < s.kernel; ++kx) {
         const std::int64_t col = x0 + kx;
         if (col < 0 || col >= s.w) continue;
-        const float v = x[((image * s.h + row) * s.w + col) * s.c + channel];
+        const float v = to_float(x[((image * s.h + row) * s.w + col) * s.c + channel]);
         if (best_at < 0 || v > best || isnan(v)) {
           best = v;
           best_at = row * s.w + col;
@@ -33,14 +34,15 @@ __global__ void max_pool_forward_kernel(const float* x, float* y, std::int32_t* 
       }
       if (isnan(best)) break;
     }
-    y[i] = best;
+    y[i] = from_float<T>(best);
     argmax[i] = std::int32_t(best_at);
   }
 }
 
 // One thread per input element: the sum of the gradients of the windows
 // whose maximum it was, visited in a fixed order.
-__global__ void max_pool_backward_kernel(const float* dy, const std::int32_t* argmax, float* dx,
+template <class T>
+__global__ void max_pool_backward_kernel(const T* dy, const std::int32_t* argmax, T* dx,
                                          PoolShape s) {
   const std::int64_t total = s.n * s.h * s.w * s.c;
   for (std::int64_t i = first_index(); i < total; i += grid_stride()) {
@@ -57,57 +59,74 @@ __global__ void max_pool_backward_kernel(const float* dy, const std::int32_t* ar
     for (std::int64_t oy = oy_begin; oy < oy_end; ++oy)
       for (std::int64_t ox = ox_begin; ox < ox_end; ++ox) {
         const std::int64_t o = ((image * s.out_h + oy) * s.out_w + ox) * s.c + channel;
-        if (argmax[o] == here) total_grad += dy[o];
+        if (argmax[o] == here) total_grad += to_float(dy[o]);
       }
-    dx[i] = total_grad;
+    dx[i] = from_float<T>(total_grad);
   }
 }
 
 // One thread per (image, channel); consecutive threads read consecutive channels.
-__global__ void global_avg_pool_forward_kernel(const float* x, float* y, std::int64_t n,
-                                               std::int64_t hw, std::int64_t c) {
+template <class T>
+__global__ void global_avg_pool_forward_kernel(const T* x, T* y, std::int64_t n, std::int64_t hw,
+                                               std::int64_t c) {
   for (std::int64_t i = first_index(); i < n * c; i += grid_stride()) {
     const std::int64_t channel = i % c, image = i / c;
     float total = 0.0f;
-    for (std::int64_t p = 0; p < hw; ++p) total += x[(image * hw + p) * c + channel];
-    y[i] = total / float(hw);
+    for (std::int64_t p = 0; p < hw; ++p) total += to_float(x[(image * hw + p) * c + channel]);
+    y[i] = from_float<T>(total / float(hw));
   }
 }
 
-__global__ void global_avg_pool_backward_kernel(const float* dy, float* dx, std::int64_t n,
-                                                std::int64_t hw, std::int64_t c) {
+template <class T>
+__global__ void global_avg_pool_backward_kernel(const T* dy, T* dx, std::int64_t n, std::int64_t hw,
+                                                std::int64_t c) {
   for (std::int64_t i = first_index(); i < n * hw * c; i += grid_stride()) {
     const std::int64_t channel = i % c, image = i / (hw * c);
-    dx[i] = dy[image * c + channel] / float(hw);
+    dx[i] = from_float<T>(to_float(dy[image * c + channel]) / float(hw));
   }
 }
 
 }  // namespace
 
-void max_pool_forward(const float* x, float* y, std::int32_t* argmax, const PoolShape& shape,
-                      cudaStream_t stream) {
+void max_pool_forward(Precision type, const void* x, void* y, std::int32_t* argmax,
+                      const PoolShape& shape, cudaStream_t stream) {
   const std::int64_t total = shape.n * shape.out_h * shape.out_w * shape.c;
-  max_pool_forward_kernel<<<blocks_for(total), kThreads, 0, stream>>>(x, y, argmax, shape);
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    max_pool_forward_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
+        static_cast<const T*>(x), static_cast<T*>(y), argmax, shape);
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 
-void max_pool_backward(const float* dy, const std::int32_t* argmax, float* dx,
+void max_pool_backward(Precision type, const void* dy, const std::int32_t* argmax, void* dx,
                        const PoolShape& shape, cudaStream_t stream) {
   const std::int64_t total = shape.n * shape.h * shape.w * shape.c;
-  max_pool_backward_kernel<<<blocks_for(total), kThreads, 0, stream>>>(dy, argmax, dx, shape);
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    max_pool_backward_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
+        static_cast<const T*>(dy), argmax, static_cast<T*>(dx), shape);
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 
-void global_avg_pool_forward(const float* x, float* y, std::int64_t n, std::int64_t hw,
-                             std::int64_t c, cudaStream_t stream) {
-  global_avg_pool_forward_kernel<<<blocks_for(n * c), kThreads, 0, stream>>>(x, y, n, hw, c);
+void global_avg_pool_forward(Precision type, const void* x, void* y, std::int64_t n,
+                             std::int64_t hw, std::int64_t c, cudaStream_t stream) {
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    global_avg_pool_forward_kernel<<<blocks_for(n * c), kThreads, 0, stream>>>(
+        static_cast<const T*>(x), static_cast<T*>(y), n, hw, c);
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 
-void global_avg_pool_backward(const float* dy, float* dx, std::int64_t n, std::int64_t hw,
-                              std::int64_t c, cudaStream_t stream) {
-  global_avg_pool_backward_kernel<<<blocks_for(n * hw * c), kThreads, 0, stream>>>(dy, dx, n, hw,
-                                                                                   c);
+void global_avg_pool_backward(Precision type, const void* dy, void* dx, std::int64_t n,
+                              std::int64_t hw, std::int64_t c, cudaStream_t stream) {
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    global_avg_pool_backward_kernel<<<blocks_for(n * hw * c), kThreads, 0, stream>>>(
+        static_cast<const T*>(dy), static_cast<T*>(dx), n, hw, c);
+  });
   PARITY_CUDA_CHECK_LAUNCH();
 }
 

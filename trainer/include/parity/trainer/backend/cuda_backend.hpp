@@ -10,11 +10,15 @@
 #include <string>
 
 #include "parity/trainer/backend/backend.hpp"
+#include "parity/trainer/backend/precision.hpp"
 
 namespace parity::trainer {
 
 struct CudaBackendOptions {
   int device = 0;
+  // Activations, convolutions and the classifier; float16 and bfloat16 keep
+  // float32 master weights, gradients and batch-norm statistics (amp_level O2).
+  Precision precision = Precision::kFloat32;
   bool tf32 = false;           // float32 convolutions and matrix products on TF32 tensor cores
   bool deterministic = false;  // only cuDNN algorithms that give the same bits every run
   std::size_t workspace_limit = std::size_t(512) << 20;  // bytes an algorithm may use

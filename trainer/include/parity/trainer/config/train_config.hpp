@@ -61,6 +61,9 @@ struct TrainConfig {
 
   // Runtime
   std::string device_target = "CPU";  // MindSpore's key: CPU (oneDNN) or GPU (CUDA backend)
+  // GPU: float32, or float16 / bfloat16 activations and products with float32
+  // master weights, gradients and BN statistics (MindSpore's amp_level O2).
+  std::string precision = "float32";
   std::int64_t threads = 0;  // 0: all cores
   std::int64_t seed = 1;
   bool deterministic = false;  // pin the thread count: bit-reproducible runs and resumes

@@ -1,0 +1,60 @@
+// One layer run through training forward, backward and an evaluation
+// forward on the CPU backend and on the CUDA backend, compared output by
+// output, gradient by gradient and buffer by buffer.
+#pragma once
+
+#include <functional>
+
+#include "backend_pair.hpp"
+
+namespace cuda_test {
+
+// One layer run on one backend: training forward, backward, then an
+// evaluation forward on another batch.
+struct LayerRun {
+  std::vector<float> y, dx, eval_y;
+  std::vector<std::vector<float>> grads, buffers;
+};
+
+using OpFactory = std::function<std::unique_ptr<LayerOp>(Backend&)>;
+
+inline LayerRun run_layer(Backend& backend, const OpFactory& make, const Dims& input,
+                          const Dims& eval_input, unsigned seed) {
+  auto op = make(backend);
+  for (const ParamSlot& slot : op->parameters())
+    backend.write(slot.tensors->value,
+                  random_floats(std::size_t(element_count(slot.shape)), seed++, -0.5f, 0.5f));
+  const auto x = random_floats(std::size_t(element_count(input)), seed++, -2.f, 2.f);
+  LayerRun run;
+  const Tensor y = op->forward(backend.from_host(input, x), Mode::kTrain);
+  run.y = backend.to_host(y);
+  const auto dy = random_floats(std::size_t(y.element_count()), seed++);
+  const Tensor dx = op->backward(backend.from_host(y.dims(), dy));
+  if (dx.defined()) run.dx = backend.to_host(dx);
+  for (const ParamSlot& slot : op->parameters())
+    run.grads.push_back(backend.to_host(slot.tensors->grad));
+  for (const BufferSlot& slot : op->buffers()) run.buffers.push_back(backend.to_host(*slot.tensor));
+  const auto eval_x = random_floats(std::size_t(element_count(eval_input)), seed++, -2.f, 2.f);
+  run.eval_y = backend.to_host(op->forward(backend.from_host(eval_input, eval_x), Mode::kEval));
+  return run;
+}
+
+// The layer on the CUDA backend in `precision` against the CPU backend.
+inline void compare_layer(const OpFactory& make, const Dims& input, const Dims& eval_input,
+                          Precision precision = Precision::kFloat32) {
+  const double tolerance = tolerance_of(precision);
+  const LayerRun want = run_layer(cpu(), make, input, eval_input, 7);
+  const LayerRun got = run_layer(gpu(precision), make, input, eval_input, 7);
+  check_close(got.y, want.y, "forward", tolerance);
+  REQUIRE(got.dx.size() == want.dx.size());
+  if (!want.dx.empty()) check_close(got.dx, want.dx, "input gradient", tolerance);
+  REQUIRE(got.grads.size() == want.grads.size());
+  for (std::size_t i = 0; i < want.grads.size(); ++i)
+    check_close(got.grads[i], want.grads[i], "parameter gradient", tolerance);
+  REQUIRE(got.buffers.size() == want.buffers.size());
+  for (std::size_t i = 0; i < want.buffers.size(); ++i)
+    check_close(got.buffers[i], want.buffers[i], "buffer", tolerance);
+  check_close(got.eval_y, want.eval_y, "evaluation forward", tolerance);
+}
+
+}  // namespace cuda_test

@@ -1,0 +1,33 @@
+// The element type a backend computes activations in. kFloat32 is full
+// precision everywhere; kFloat16 and kBFloat16 are the seeds' amp_level O2:
+// convolutions, the classifier and the activations between layers in 16
+// bits (float32 accumulation), batch-norm statistics, master weights,
+// gradients and the optimizer in float32. Plain C++17: the CUDA kernel files
+// include it too.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace parity::trainer {
+
+enum class Precision : std::uint8_t { kFloat32, kFloat16, kBFloat16 };
+
+// As the config key `precision` spells it.
+inline const char* precision_name(Precision precision) {
+  switch (precision) {
+    case Precision::kFloat16:
+      return "float16";
+    case Precision::kBFloat16:
+      return "bfloat16";
+    case Precision::kFloat32:
+      break;
+  }
+  return "float32";
+}
+
+inline std::size_t element_size(Precision precision) {
+  return precision == Precision::kFloat32 ? 4 : 2;
+}
+
+}  // namespace parity::trainer
