@@ -3,7 +3,8 @@
 # for the lent GPU machine, which has the NVIDIA driver and PyTorch's NVIDIA
 # libraries but none of our Debian libraries:
 #
-#   scripts/gpu/build.sh [TARGET...]     default: cupti_tests cuda_backend_tests
+#   scripts/gpu/build.sh [TARGET...]
+#     default: cupti_tests cuda_backend_tests gpu_trainer_bench
 #
 # Writes gpu-stage/ (git-ignored): bin/ with the targets, lib/ with every
 # shared library they need that is neither glibc's nor NVIDIA's (those come
@@ -16,7 +17,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir=${PARITY_GPU_BUILD_DIR:-$root/build-gpu}
 stage=$root/gpu-stage
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(cupti_tests cuda_backend_tests)
+[ ${#targets[@]} -gt 0 ] || targets=(cupti_tests cuda_backend_tests gpu_trainer_bench)
 
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "gpu/build.sh: no nvcc: the CUDA 13 toolkit is needed to build the GPU targets" >&2

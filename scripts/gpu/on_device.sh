@@ -19,26 +19,7 @@ if [ ! -d "$stage/bin" ]; then
 fi
 cat "$stage/BUILD"
 
-# PyTorch's wheels put each NVIDIA library under site-packages/nvidia/.../lib.
-nvidia_dirs=$(python3 - <<'PY'
-import os, sys
-try:
-    import nvidia
-except ImportError:
-    sys.exit("on_device.sh: python3 has no 'nvidia' package (PyTorch's CUDA wheels); "
-             "using the system's NVIDIA libraries")
-dirs = set()
-for base in nvidia.__path__:
-    for folder, _, files in os.walk(base):
-        if any(f.startswith("lib") and ".so" in f for f in files):
-            dirs.add(folder)
-print(":".join(sorted(dirs)))
-PY
-)
-export LD_LIBRARY_PATH="$stage/lib:$nvidia_dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader ||
-  echo "on_device.sh: nvidia-smi failed: no GPU here? GPU tests will report SKIPPED"
-
+source "$root/scripts/gpu/device_env.sh"
 
 status=0
 run_binary() {
