@@ -59,6 +59,8 @@ std::span<std::uint8_t> ActivityBufferPool::acquire() {
 
 void ActivityBufferPool::release(std::uint8_t* buffer, std::size_t valid_bytes,
                                  std::int64_t now_ns) {
+  // All of it: a record left incomplete may lie beyond valid_bytes.
+  std::memset(buffer, 0, options_.buffer_bytes);
   std::lock_guard lock(mutex_);
   if (window_start_ns_ < 0) {
     window_start_ns_ = now_ns;  // the buffer's fill time is unknown: it opens the window

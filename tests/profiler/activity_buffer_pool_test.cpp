@@ -1,5 +1,6 @@
 #include "parity/profiler/activity_buffer_pool.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>
@@ -43,6 +44,20 @@ TEST_CASE("the pool hands out aligned buffers and refuses past its limit", "[uni
   CHECK(stats.peak_in_use == 16);
   pool.release(held.back(), 0, 0);
   CHECK(pool.acquire().data() == held.back());
+}
+
+TEST_CASE("every buffer handed out is zero, also after CUPTI wrote records into it", "[unit]") {
+  ActivityBufferPoolOptions options = small_pool();
+  options.initial_buffers = 1;
+  ActivityBufferPool pool(options);
+  const auto first = pool.acquire();
+  CHECK(std::all_of(first.begin(), first.end(), [](std::uint8_t b) { return b == 0; }));
+  // Records up to valid_bytes, and an incomplete one beyond.
+  std::fill(first.begin(), first.end(), std::uint8_t{0xAB});
+  pool.release(first.data(), kBuffer / 2, 0);
+  const auto again = pool.acquire();
+  REQUIRE(again.data() == first.data());
+  CHECK(std::all_of(again.begin(), again.end(), [](std::uint8_t b) { return b == 0; }));
 }
 
 TEST_CASE("the free list grows to cover the headroom at the measured record rate", "[unit]") {

@@ -32,6 +32,19 @@ std::string api_name(ApiKind kind, std::uint32_t callback_id) {
   return std::string(api_kind_name(kind)) + " API call " + std::to_string(callback_id);
 }
 
+// The records are read as the structs of the CUPTI we were compiled against
+// (cupti_decode.cpp); another CUPTI may deliver other versions of them.
+void note_cupti_version(Recorder& recorder) {
+  std::uint32_t loaded = 0;
+  if (cuptiGetVersion(&loaded) != CUPTI_SUCCESS) return;
+  recorder.set_meta("gpu.cupti_api_version", std::to_string(loaded));
+  if (loaded != CUPTI_API_VERSION)
+    log::warning("CUPTI API version " + std::to_string(loaded) + " is loaded, but Parity was " +
+                 "built against " + std::to_string(CUPTI_API_VERSION) +
+                 ": check the trace's GPU rows, or run with the CUPTI of the CUDA toolkit it was "
+                 "built with");
+}
+
 std::uint64_t CUPTIAPI monotonic_timestamp() { return static_cast<std::uint64_t>(monotonic_ns()); }
 
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
@@ -51,7 +64,8 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uin
   CUpti_Activity* record = nullptr;
   for (;;) {
     const CUptiResult result = cuptiActivityGetNextRecord(buffer, valid_bytes, &record);
-    if (result == CUPTI_ERROR_MAX_LIMIT_REACHED) break;
+    // The end of the buffer; INVALID_KIND: an incomplete record, which ends it too.
+    if (result == CUPTI_ERROR_MAX_LIMIT_REACHED || result == CUPTI_ERROR_INVALID_KIND) break;
     if (result != CUPTI_SUCCESS) {
       cupti::log_failure(result, "cuptiActivityGetNextRecord", __FILE__, __LINE__);
       break;
@@ -82,11 +96,18 @@ CuptiCollector::CuptiCollector(Recorder& recorder, CuptiCollectorOptions options
   try {
     PARITY_CUPTI_CHECK(cuptiActivityRegisterTimestampCallback(monotonic_timestamp));
     PARITY_CUPTI_CHECK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
+    // The pool hands out zeroed buffers, so CUPTI need not zero them on the
+    // thread that asks for one (the training thread).
+    std::uint8_t zeroed = 1;
+    std::size_t zeroed_size = sizeof zeroed;
+    PARITY_CUPTI_CHECK(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER,
+                                                 &zeroed_size, &zeroed));
   } catch (...) {
     active_state.store(nullptr);
     throw;
   }
   recorder.set_meta("gpu.clock", "CLOCK_MONOTONIC (CUPTI timestamp callback)");
+  note_cupti_version(recorder);
 }
 
 namespace {
@@ -112,7 +133,11 @@ void CuptiCollector::start() {
   if (running_) return;
   const auto kinds = kinds_of(options_);
   for (std::size_t i = 0; i < kinds.size(); ++i) {
-    const CUptiResult result = cuptiActivityEnable(kinds[i]);
+    // The context existed before the collector: only a dump delivers its
+    // record (which device it is on).
+    const CUptiResult result = kinds[i] == CUPTI_ACTIVITY_KIND_CONTEXT
+                                   ? cuptiActivityEnableAndDump(kinds[i])
+                                   : cuptiActivityEnable(kinds[i]);
     if (result == CUPTI_SUCCESS) continue;
     for (std::size_t j = 0; j < i; ++j) PARITY_CUPTI_LOG(cuptiActivityDisable(kinds[j]));
     cupti::throw_failure(result, "cuptiActivityEnable", __FILE__, __LINE__);
@@ -132,8 +157,9 @@ void CuptiCollector::stop() {
 
 CuptiCollector::~CuptiCollector() {
   stop();
-  state_->assembler.finish();
+  // Detached first: no callback adds rows once the counts are written.
   active_state.store(nullptr);
+  state_->assembler.finish();
   // A buffer CUPTI still holds (requested, never filled) must stay valid for
   // as long as CUPTI might write to it: then the pool outlives the collector.
   if (const auto in_use = state_->pool.stats(); in_use.buffers > in_use.free) {

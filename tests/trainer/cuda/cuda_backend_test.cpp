@@ -3,6 +3,7 @@
 // backend says on a machine without a GPU ([unit]).
 #include <cuda_runtime.h>
 
+#include <limits>
 #include <numeric>
 
 #include "backend_pair.hpp"
@@ -103,6 +104,27 @@ TEST_CASE("CUDA pooling, ReLU and the classifier match the CPU backend", "[gpu]"
         {8, 256, 1, 1}, {3, 256, 1, 1});
     compare_layer([](Backend& b) { return b.linear({100, 7, {5, 100}}); }, {5, 100}, {2, 100});
   }
+}
+
+TEST_CASE("CUDA max pooling passes over NaN and -inf as the CPU backend does", "[gpu]") {
+  if (skip_without_gpu()) return;
+  constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  const Dims dims{2, 3, 5, 5};
+  auto x = random_floats(std::size_t(element_count(dims)), 4);
+  // NaN scattered over image 0, image 1's channel 2 all -inf.
+  for (std::size_t i = 0; i < 75; i += 7) x[i] = nan;
+  for (std::size_t i = 125; i < 150; ++i) x[i] = -inf;
+  const auto dy = random_floats(std::size_t(2 * 3 * 3 * 3), 5);
+  std::vector<float> y[2], dx[2];
+  Backend* backends[] = {&cpu(), &gpu()};
+  for (int i = 0; i < 2; ++i) {
+    auto op = backends[i]->max_pool({3, 2, 1, dims});
+    y[i] = backends[i]->to_host(op->forward(backends[i]->from_host(dims, x), Mode::kTrain));
+    dx[i] = backends[i]->to_host(op->backward(backends[i]->from_host({2, 3, 3, 3}, dy)));
+  }
+  CHECK(y[1] == y[0]);  // no NaN left to compare unequal
+  CHECK(dx[1] == dx[0]);
 }
 
 TEST_CASE("the CUDA residual add with ReLU and the plain add match the CPU backend", "[gpu]") {

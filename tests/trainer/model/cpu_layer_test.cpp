@@ -3,6 +3,8 @@
 // that implementation.
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "gradient_check.hpp"
 #include "naive_layers.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
@@ -149,6 +151,30 @@ TEST_CASE("batch norm matches float64 training statistics, with and without fuse
       }
     }
   }
+}
+
+// oneDNN's max pooling replaces its running maximum (which starts at the
+// lowest float, at the window's top-left position) only by a greater value:
+// a NaN never wins, a window of -inf gives the lowest float and sends its
+// gradient to its top-left position, dropped when that is padding. The CUDA
+// backend copies these rules; this pins them, so that a oneDNN that changes
+// them is noticed.
+TEST_CASE("max pool passes over NaN and clamps a window of -inf to the lowest float", "[unit]") {
+  constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  const Dims dims{1, 2, 3, 3};
+  // Channel 0 holds a NaN in every window, channel 1 is -inf throughout.
+  const std::vector<float> x{1, 2, 3, 4, nan, 6, 7, 8, 0,  //
+                             -inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf};
+  auto max_pool = backend().max_pool({3, 2, 1, dims});
+  const Tensor y = max_pool->forward(backend().from_host(dims, x), Mode::kTrain);
+  const float lowest = std::numeric_limits<float>::lowest();
+  CHECK(backend().to_host(y) ==
+        std::vector<float>{4, 6, 8, 8, lowest, lowest, lowest, lowest});
+  const Tensor dx = max_pool->backward(
+      backend().from_host({1, 2, 2, 2}, std::vector<float>{1, 10, 100, 1000, 1, 10, 100, 1000}));
+  CHECK(backend().to_host(dx) == std::vector<float>{0, 0, 0, 1, 0, 10, 0, 1100, 0,  //
+                                                    0, 0, 0, 0, 1000, 0, 0, 0, 0});
 }
 
 TEST_CASE("max pool and global average pool match float64 references and finite differences",

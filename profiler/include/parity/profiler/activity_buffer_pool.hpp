@@ -44,11 +44,14 @@ class ActivityBufferPool {
   ActivityBufferPool(const ActivityBufferPool&) = delete;
   ActivityBufferPool& operator=(const ActivityBufferPool&) = delete;
 
-  // A free buffer (8-byte aligned, buffer_bytes long), allocated here only
-  // when none is free and the pool is under max_bytes; empty when refused.
+  // A free buffer (8-byte aligned, buffer_bytes long, all zero), allocated
+  // here only when none is free and the pool is under max_bytes; empty when
+  // refused. Zeroed buffers let CUPTI skip zeroing them itself, which it
+  // would do on the thread that asks (the training thread).
   std::span<std::uint8_t> acquire();
   // Takes back a buffer CUPTI filled with `valid_bytes` of records at
-  // `now_ns` (any steady clock), then grows the free list to the target.
+  // `now_ns` (any steady clock), zeroes it on the caller's thread (CUPTI's,
+  // for a completed buffer), then grows the free list to the target.
   void release(std::uint8_t* buffer, std::size_t valid_bytes, std::int64_t now_ns);
 
   // Free buffers that cover the headroom at the peak rate (at least 1).

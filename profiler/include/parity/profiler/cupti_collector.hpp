@@ -37,7 +37,10 @@ class CuptiCollector {
   CuptiCollector& operator=(const CuptiCollector&) = delete;
 
   void start();  // enables the activity kinds
-  void stop();   // delivers every buffered record, then disables all kinds
+  // Disables all kinds, then delivers every buffered record. CUPTI's flush
+  // does not wait for the GPU: synchronize the device first, or records of
+  // work still running arrive incomplete (counted, not stored).
+  void stop();
   bool running() const { return running_; }
 
   GpuTraceCounts counts() const;

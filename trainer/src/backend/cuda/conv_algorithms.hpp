@@ -1,8 +1,9 @@
 // Convolution algorithm selection: each direction of each convolution shape
 // is benchmarked once (cuDNN's Find...Ex on the op's own buffers) and the
-// fastest algorithm that fits the workspace limit, and is deterministic when
-// the backend was asked for that, is kept in the context for every op of
-// that shape.
+// fastest algorithm that fits the workspace limit is kept in the context for
+// every op of that shape, with the math type it was timed with. A
+// deterministic backend takes the first deterministic algorithm of cuDNN's
+// heuristic ranking instead (Get..._v7): the same on every run.
 #pragma once
 
 #include <string>

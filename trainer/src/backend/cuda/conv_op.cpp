@@ -50,6 +50,7 @@ class Conv2dOp final : public LayerOp {
     const void* w = rounded_weight();
     const ConvAlgorithm algorithm =
         forward_algorithm(context_, descriptors(plan), raw(input), w, raw(y));
+    convolution_.set_math(algorithm.math);
     PARITY_CUDNN_CHECK(cudnnConvolutionForward(
         context_.cudnn, &kOne, plan.x.get(), raw(input), filter_.get(), w, convolution_.get(),
         static_cast<cudnnConvolutionFwdAlgo_t>(algorithm.algorithm),
@@ -74,6 +75,7 @@ class Conv2dOp final : public LayerOp {
         type_ == Precision::kFloat32 ? weight_.grad : make_tensor(context_, weight_dims(), type_);
     const ConvAlgorithm filter_algorithm =
         backward_filter_algorithm(context_, d, raw(saved_input_), raw(dy), raw(grad));
+    convolution_.set_math(filter_algorithm.math);
     PARITY_CUDNN_CHECK(cudnnConvolutionBackwardFilter(
         context_.cudnn, &kOne, plan.x.get(), raw(saved_input_), plan.y.get(), raw(dy),
         convolution_.get(),
@@ -90,6 +92,7 @@ class Conv2dOp final : public LayerOp {
       Tensor grad_input = make_activation(context_, saved_input_.dims());
       const ConvAlgorithm data_algorithm =
           backward_data_algorithm(context_, d, w, raw(dy), raw(grad_input));
+      convolution_.set_math(data_algorithm.math);
       PARITY_CUDNN_CHECK(cudnnConvolutionBackwardData(
           context_.cudnn, &kOne, filter_.get(), w, plan.y.get(), raw(dy), convolution_.get(),
           static_cast<cudnnConvolutionBwdDataAlgo_t>(data_algorithm.algorithm),

@@ -167,28 +167,29 @@ class CudaBackend final : public Backend {
         throw Error("label " + std::to_string(labels[n]) + " of sample " + std::to_string(n) +
                         " is outside [0, " + std::to_string(classes) + ")",
                     "softmax cross-entropy");
-    // Labels in, per-row loss and hits out: one small buffer each way.
-    const std::size_t label_bytes = labels.size_bytes();
+    // Labels in, per-row loss and hits out: one small buffer each way, the
+    // doubles first so that they are 8-byte aligned whatever the row count.
     const std::size_t loss_bytes = std::size_t(rows) * sizeof(double);
-    const DeviceBuffer device(label_bytes + loss_bytes + std::size_t(rows) * sizeof(std::int32_t),
+    const std::size_t label_bytes = labels.size_bytes();
+    const DeviceBuffer device(loss_bytes + label_bytes + std::size_t(rows) * sizeof(std::int32_t),
                               context_.stream);
-    auto* base = static_cast<std::byte*>(device.data());
-    PARITY_CUDA_CHECK(
-        cudaMemcpyAsync(base, labels.data(), label_bytes, cudaMemcpyHostToDevice, context_.stream));
+    auto* row_loss_at = static_cast<double*>(device.data());
+    auto* labels_at = reinterpret_cast<std::int32_t*>(row_loss_at + rows);
+    std::int32_t* hits_at = labels_at + rows;
+    PARITY_CUDA_CHECK(cudaMemcpyAsync(labels_at, labels.data(), label_bytes, cudaMemcpyHostToDevice,
+                                      context_.stream));
     BackendLoss result;
     result.grad_logits = cuda::make_tensor(context_, d);
     const auto [on, off] = on_off_targets(options, classes);
     cuda::kernels::softmax_cross_entropy(
-        {data(logits), reinterpret_cast<const std::int32_t*>(base), rows, classes, on, off,
-         options.scale / double(rows), data(result.grad_logits),
-         reinterpret_cast<double*>(base + label_bytes),
-         reinterpret_cast<std::int32_t*>(base + label_bytes + loss_bytes)},
+        {data(logits), labels_at, rows, classes, on, off, options.scale / double(rows),
+         data(result.grad_logits), row_loss_at, hits_at},
         context_.stream);
     std::vector<double> row_loss(static_cast<std::size_t>(rows));
     std::vector<std::int32_t> row_correct(static_cast<std::size_t>(rows));
-    PARITY_CUDA_CHECK(cudaMemcpyAsync(row_loss.data(), base + label_bytes, loss_bytes,
+    PARITY_CUDA_CHECK(cudaMemcpyAsync(row_loss.data(), row_loss_at, loss_bytes,
                                       cudaMemcpyDeviceToHost, context_.stream));
-    PARITY_CUDA_CHECK(cudaMemcpyAsync(row_correct.data(), base + label_bytes + loss_bytes,
+    PARITY_CUDA_CHECK(cudaMemcpyAsync(row_correct.data(), hits_at,
                                       row_correct.size() * sizeof(std::int32_t),
                                       cudaMemcpyDeviceToHost, context_.stream));
     context_.synchronize();
@@ -224,7 +225,9 @@ class CudaBackend final : public Backend {
     return spans;
   }
 
-  void synchronize() override { context_.synchronize(); }
+  // The whole device: the input stager's copy stream and NCCL's stream too,
+  // so that a trace flushed after this holds no copy still in flight.
+  void synchronize() override { PARITY_CUDA_CHECK(cudaDeviceSynchronize()); }
   BackendStats stats() const override { return context_.stats; }
 
  private:

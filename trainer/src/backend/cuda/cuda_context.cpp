@@ -1,5 +1,6 @@
 #include "cuda_context.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -61,9 +62,12 @@ Context::~Context() {
 }
 
 void* Context::workspace(std::size_t bytes) {
-  if (workspace_.bytes() < bytes) {
+  // Never null, even for 0 bytes: cuDNN's fused batch norm takes a null
+  // workspace for "no fast path" and falls back to a call without its ReLU.
+  constexpr std::size_t kLeast = 256;
+  if (workspace_.bytes() < std::max(bytes, kLeast)) {
     workspace_ = DeviceBuffer();  // freed in stream order before the larger one is taken
-    workspace_ = DeviceBuffer(bytes, stream);
+    workspace_ = DeviceBuffer(std::max(bytes, kLeast), stream);
   }
   return workspace_.data();
 }

@@ -18,10 +18,12 @@
 
 namespace parity::trainer::cuda {
 
-// A convolution algorithm benchmarked for one shape, and the workspace it needs.
+// A convolution algorithm benchmarked for one shape, the workspace it needs
+// and the math type it was timed with.
 struct ConvAlgorithm {
   int algorithm = 0;
   std::size_t workspace = 0;
+  cudnnMathType_t math = CUDNN_DEFAULT_MATH;
 };
 
 class Context {
@@ -41,7 +43,7 @@ class Context {
   // ResNet's repeated blocks benchmark each shape once.
   std::map<std::string, ConvAlgorithm> conv_algorithms;
 
-  // The shared cuDNN workspace, at least `bytes` large.
+  // The shared cuDNN workspace, at least `bytes` large and never null.
   void* workspace(std::size_t bytes);
   // Waits for the compute stream.
   void synchronize() const;

@@ -72,11 +72,23 @@ class ConvolutionDescriptor
     PARITY_CUDNN_CHECK(cudnnSetConvolution2dDescriptor(get(), int(padding), int(padding),
                                                        int(stride), int(stride), 1, 1,
                                                        CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-    const cudnnMathType_t math = type != Precision::kFloat32 ? CUDNN_TENSOR_OP_MATH
-                                 : tf32                      ? CUDNN_DEFAULT_MATH
-                                                             : CUDNN_FMA_MATH;
+    requested_math_ = type != Precision::kFloat32 ? CUDNN_TENSOR_OP_MATH
+                      : tf32                      ? CUDNN_DEFAULT_MATH
+                                                  : CUDNN_FMA_MATH;
+    set_math(requested_math_);
+  }
+
+  // cuDNN's algorithm search reports the math type each algorithm was timed
+  // with, and a convolution must run with that one (PyTorch sets it from the
+  // search's result before every call); a search runs with the requested one.
+  cudnnMathType_t requested_math() const { return requested_math_; }
+  // Const: it changes the cuDNN object only, which every call sets anew.
+  void set_math(cudnnMathType_t math) const {
     PARITY_CUDNN_CHECK(cudnnSetConvolutionMathType(get(), math));
   }
+
+ private:
+  cudnnMathType_t requested_math_ = CUDNN_DEFAULT_MATH;
 };
 
 }  // namespace parity::trainer::cuda

@@ -50,8 +50,8 @@ void column_sums(const float* m, float* sums, std::int64_t rows, std::int64_t co
                  cudaStream_t stream);
 
 // Pooling (pool_kernels.cu). Max pooling keeps, per output, the input
-// position (h * W + w) of the first maximum of its window, PyTorch's and
-// oneDNN's choice; NaN wins.
+// position (h * W + w) of the first maximum of its window; a NaN never wins
+// (both as oneDNN does on the CPU).
 struct PoolShape {
   std::int64_t n, h, w, c, out_h, out_w, kernel, stride, padding;
 };

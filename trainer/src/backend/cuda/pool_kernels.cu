@@ -1,7 +1,9 @@
-// Max pooling with PyTorch's tie rule (first maximum of the window; NaN
-// wins) and a deterministic backward, and global average pooling, in every
-// precision (float32 arithmetic; max pooling stores an input value exactly).
-#include <cmath>
+// Max pooling with the CPU backend's (oneDNN's) rules: the first maximum of
+// the window wins ties, and a NaN never wins (oneDNN replaces the running
+// maximum, which starts at the lowest float, only by a greater value), and a
+// deterministic backward; global average pooling. Every precision computes
+// in float32; max pooling stores an input value exactly.
+#include <cfloat>
 
 #include "kernels.hpp"
 #include "launch.cuh"
@@ -17,8 +19,11 @@ __global__ void max_pool_forward_kernel(const T* x, T* y, std::int32_t* argmax, 
     const std::int64_t channel = i % s.c, ox = (i / s.c) % s.out_w,
                        oy = (i / (s.c * s.out_w)) % s.out_h, image = i / (s.c * s.out_w * s.out_h);
     const std::int64_t y0 = oy * s.stride - s.padding, x0 = ox * s.stride - s.padding;
-    float best = -INFINITY;
-    std::int64_t best_at = -1;
+    // As on the CPU, a window of NaN or -inf alone yields the lowest float
+    // and sends its gradient to its top-left position: nowhere (-1) when
+    // that is padding.
+    float best = -FLT_MAX;
+    std::int64_t best_at = y0 >= 0 && x0 >= 0 ? y0 * s.w + x0 : -1;
     for (std::int64_t ky = 0; ky < s.kernel; ++ky) {
       const std::int64_t row = y0 + ky;
       if (row < 0 || row >= s.h) continue;
@@ -26,13 +31,11 @@ __global__ void max_pool_forward_kernel(const T* x, T* y, std::int32_t* argmax, 
         const std::int64_t col = x0 + kx;
         if (col < 0 || col >= s.w) continue;
         const float v = to_float(x[((image * s.h + row) * s.w + col) * s.c + channel]);
-        if (best_at < 0 || v > best || isnan(v)) {
+        if (v > best) {
           best = v;
           best_at = row * s.w + col;
-          if (isnan(v)) break;
         }
       }
-      if (isnan(best)) break;
     }
     y[i] = from_float<T>(best);
     argmax[i] = std::int32_t(best_at);

@@ -36,8 +36,10 @@ bool SgdTable::matches(std::span<ParamTensors* const> params,
   if (params.size() != tensors_.size()) return false;
   for (std::size_t i = 0; i < params.size(); ++i) {
     const kernels::SgdTensor& row = tensors_[i];
+    // Counts too: the memory pool hands a later model of other shapes the same addresses.
     if (row.w != data(params[i]->value) || row.grad != data(params[i]->grad) ||
-        row.buf != data(params[i]->momentum) || row.weight_decay != float(steps[i].weight_decay))
+        row.buf != data(params[i]->momentum) || row.count != params[i]->value.element_count() ||
+        row.weight_decay != float(steps[i].weight_decay))
       return false;
   }
   return true;
