@@ -112,17 +112,24 @@ int run(int argc, char** argv) {
             .count());
   }
   if (cupti) cupti->stop();
-  std::nth_element(step_ms.begin(), step_ms.begin() + std::ptrdiff_t(step_ms.size() / 2),
-                   step_ms.end());
-  const double median = step_ms[step_ms.size() / 2];
+  // The median as Python's statistics.median takes it (the peer's): the mean
+  // of the middle two of an even count.
+  std::sort(step_ms.begin(), step_ms.end());
+  const std::size_t middle = step_ms.size() / 2;
+  const double median =
+      step_ms.size() % 2 == 1 ? step_ms[middle] : (step_ms[middle - 1] + step_ms[middle]) / 2;
   std::printf("device %s\n", backend->describe().c_str());
   std::printf("median_step_ms %.3f\n", median);
   std::printf("images_per_second %.1f\n", double(batch) * 1000.0 / median);
   std::printf("skipped_steps %lld\n", static_cast<long long>(skipped));
   if (recorder) {
     recorder->stop();
-    std::printf("dropped_records %llu\n",
-                static_cast<unsigned long long>(recorder->stats().dropped));
+    // Lost anywhere: CUPTI's dropped or incomplete records, the recorder's ring.
+    const parity::profiler::GpuTraceCounts gpu = cupti->counts();
+    std::printf(
+        "dropped_records %llu\n",
+        static_cast<unsigned long long>(recorder->stats().dropped + gpu.dropped + gpu.incomplete));
+    std::printf("traced_kernels %llu\n", static_cast<unsigned long long>(gpu.kernels));
   }
   return 0;
 }

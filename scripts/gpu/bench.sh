@@ -55,6 +55,14 @@ for precision in float16 bfloat16; do
       "$warmup" --trace "$out/trace-$precision.db") || exit 1
     traced+=("$(value images_per_second <<<"$t")") traced_ms+=("$(value median_step_ms <<<"$t")")
     dropped+=("$(value dropped_records <<<"$t")")
+    # A skipped step runs no update and would read as a faster one.
+    for side_output in "$o" "$t"; do
+      if [ "$(value skipped_steps <<<"$side_output")" != 0 ]; then
+        echo "bench.sh: $precision round $r skipped steps for overflow (loss scale too high):" \
+          "its times are not comparable; see $out/ours-$precision-$r.log" >&2
+        exit 1
+      fi
+    done
     p=$(side "torch-$precision-$r.log" python3 "$root/scripts/gpu/torch_resnet_peer.py" "$precision" \
       "$batch" "$steps" "$warmup") || exit 1
     peer+=("$(value images_per_second <<<"$p")")

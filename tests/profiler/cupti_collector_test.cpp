@@ -96,7 +96,9 @@ TEST_CASE("kernels, copies, a graph launch and API calls are traced and attribut
     CHECK(work.context.phase.has_value());
     if (work.kind != GpuActivityKind::kKernel) continue;
     ++kernels;
-    if (trace.string(work.launch_name) == "cudaGraphLaunch")
+    // The runtime call, or the driver call under it, whichever CUPTI correlates.
+    const std::string launch = trace.string(work.launch_name);
+    if (launch == "cudaGraphLaunch" || launch == "cuGraphLaunch")
       graph_launches.insert(*work.launch_row);
   }
   CHECK(kernels == kKernels + kGraphKernels);

@@ -87,6 +87,10 @@ TEST_CASE("config errors name the key, where it is, and the valid choices", "[un
       load_train_config({}, {"precision=bfloat16"}),
       Catch::Contains("float32 with device_target CPU") && Catch::Contains("got bfloat16"));
   CHECK(load_train_config({}, {"precision=float16", "device_target=GPU"}).precision == "float16");
+  CHECK_THROWS_WITH(load_train_config({}, {"tf32=true"}),
+                    Catch::Contains("'tf32'") && Catch::Contains("device_target CPU"));
+  CHECK(load_train_config({}, {"tf32=true", "device_target=GPU"}).tf32);
+  CHECK_FALSE(load_train_config({}, {"device_target=GPU"}).tf32);
 }
 
 TEST_CASE("every sample config loads", "[unit]") {

@@ -60,6 +60,20 @@ inline double relative_error(const std::vector<float>& got, const std::vector<fl
   return worst / scale;
 }
 
+// ||got - want|| / ||want|| (Euclidean): for gradients, where a ReLU whose
+// input is within rounding of zero passes on one backend and blocks on the
+// other, moving a few sums by a lot and the rest not at all.
+inline double l2_relative_error(const std::vector<float>& got, const std::vector<float>& want) {
+  REQUIRE(got.size() == want.size());
+  double difference = 0.0, norm = 1e-60;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const double d = double(got[i]) - double(want[i]);
+    difference += d * d;
+    norm += double(want[i]) * double(want[i]);
+  }
+  return std::sqrt(difference / norm);
+}
+
 // Float32 with TF32 off: both backends compute in float32 with different
 // summation orders.
 constexpr double kFloat32Tolerance = 1e-4;

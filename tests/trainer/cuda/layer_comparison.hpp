@@ -6,11 +6,15 @@
 #include <functional>
 
 #include "backend_pair.hpp"
+#include "host_rounding.hpp"
 
 namespace cuda_test {
 
 // One layer run on one backend: training forward, backward, then an
-// evaluation forward on another batch.
+// evaluation forward on another batch. Inputs, incoming gradients and
+// weights are values of `format`, so that both backends start from the same
+// numbers: a 16-bit backend rounding them itself would break ties of max
+// pooling and flip ReLU masks against the CPU's float32 values.
 struct LayerRun {
   std::vector<float> y, dx, eval_y;
   std::vector<std::vector<float>> grads, buffers;
@@ -19,22 +23,25 @@ struct LayerRun {
 using OpFactory = std::function<std::unique_ptr<LayerOp>(Backend&)>;
 
 inline LayerRun run_layer(Backend& backend, const OpFactory& make, const Dims& input,
-                          const Dims& eval_input, unsigned seed) {
+                          const Dims& eval_input, unsigned seed, Precision format) {
+  const auto values = [format](std::size_t count, unsigned value_seed, float low, float high) {
+    return rounded_to(format, random_floats(count, value_seed, low, high));
+  };
   auto op = make(backend);
   for (const ParamSlot& slot : op->parameters())
     backend.write(slot.tensors->value,
-                  random_floats(std::size_t(element_count(slot.shape)), seed++, -0.5f, 0.5f));
-  const auto x = random_floats(std::size_t(element_count(input)), seed++, -2.f, 2.f);
+                  values(std::size_t(element_count(slot.shape)), seed++, -0.5f, 0.5f));
+  const auto x = values(std::size_t(element_count(input)), seed++, -2.f, 2.f);
   LayerRun run;
   const Tensor y = op->forward(backend.from_host(input, x), Mode::kTrain);
   run.y = backend.to_host(y);
-  const auto dy = random_floats(std::size_t(y.element_count()), seed++);
+  const auto dy = values(std::size_t(y.element_count()), seed++, -1.f, 1.f);
   const Tensor dx = op->backward(backend.from_host(y.dims(), dy));
   if (dx.defined()) run.dx = backend.to_host(dx);
   for (const ParamSlot& slot : op->parameters())
     run.grads.push_back(backend.to_host(slot.tensors->grad));
   for (const BufferSlot& slot : op->buffers()) run.buffers.push_back(backend.to_host(*slot.tensor));
-  const auto eval_x = random_floats(std::size_t(element_count(eval_input)), seed++, -2.f, 2.f);
+  const auto eval_x = values(std::size_t(element_count(eval_input)), seed++, -2.f, 2.f);
   run.eval_y = backend.to_host(op->forward(backend.from_host(eval_input, eval_x), Mode::kEval));
   return run;
 }
@@ -43,8 +50,8 @@ inline LayerRun run_layer(Backend& backend, const OpFactory& make, const Dims& i
 inline void compare_layer(const OpFactory& make, const Dims& input, const Dims& eval_input,
                           Precision precision = Precision::kFloat32) {
   const double tolerance = tolerance_of(precision);
-  const LayerRun want = run_layer(cpu(), make, input, eval_input, 7);
-  const LayerRun got = run_layer(gpu(precision), make, input, eval_input, 7);
+  const LayerRun want = run_layer(cpu(), make, input, eval_input, 7, precision);
+  const LayerRun got = run_layer(gpu(precision), make, input, eval_input, 7, precision);
   check_close(got.y, want.y, "forward", tolerance);
   REQUIRE(got.dx.size() == want.dx.size());
   if (!want.dx.empty()) check_close(got.dx, want.dx, "input gradient", tolerance);

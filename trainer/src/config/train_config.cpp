@@ -25,7 +25,7 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 43> kKeys{{
+const std::array<Key, 44> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual,
@@ -82,6 +82,9 @@ const std::array<Key, 43> kKeys{{
     {"precision", &TrainConfig::precision,
      "float32, or on the GPU float16 or bfloat16: activations, convolutions and the classifier in "
      "16 bits, master weights, gradients and BN statistics in float32 (amp_level O2)"},
+    {"tf32", &TrainConfig::tf32,
+     "GPU, float32: convolutions and the classifier on TF32 tensor cores (10-bit mantissa "
+     "products, several times faster; off: full float32)"},
     {"threads", &TrainConfig::threads, "compute threads (0: all cores)"},
     {"seed", &TrainConfig::seed, "random seed"},
     {"deterministic", &TrainConfig::deterministic,
@@ -184,6 +187,9 @@ void validate(const TrainConfig& c) {
   require(c.precision == "float32" || c.device_target == "GPU", "precision",
           "must be float32 with device_target CPU (the CPU backend computes in float32)",
           c.precision);
+  require(!c.tf32 || c.device_target == "GPU", "tf32",
+          "must be false with device_target CPU (TF32 is a GPU tensor-core format)",
+          std::string("true"));
   require(c.class_num >= 2, "class_num", "must be at least 2", c.class_num);
   require(c.batch_size >= 1, "batch_size", "must be at least 1", c.batch_size);
   require(c.epoch_size >= 1, "epoch_size", "must be at least 1", c.epoch_size);

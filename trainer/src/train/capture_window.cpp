@@ -1,5 +1,7 @@
 #include "capture_window.hpp"
 
+#include <exception>
+
 #ifdef PARITY_HAVE_CUDA_BACKEND
 #include "parity/profiler/cupti_collector.hpp"
 #endif
@@ -26,8 +28,14 @@ CaptureWindow::CaptureWindow(profiler::Recorder* recorder, Backend& backend)
 }
 
 CaptureWindow::~CaptureWindow() {
-  // The collector's last records need the GPU's queued work finished.
-  if (gpu_) backend_.synchronize();
+  // The collector's last records need the GPU's queued work finished. A
+  // destructor cannot throw: a failed GPU has been reported by the call that
+  // failed, and its records stay incomplete (counted as such).
+  if (!gpu_) return;
+  try {
+    backend_.synchronize();
+  } catch (const std::exception&) {
+  }
 }
 
 void CaptureWindow::open() {

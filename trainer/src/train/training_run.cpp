@@ -65,9 +65,17 @@ std::unique_ptr<Backend> make_backend(const TrainConfig& config, [[maybe_unused]
     CudaBackendOptions options;
     options.device = device;
     options.deterministic = config.deterministic;
+    options.tf32 = config.tf32;
     options.precision = config.precision == "float16"    ? Precision::kFloat16
                         : config.precision == "bfloat16" ? Precision::kBFloat16
                                                          : Precision::kFloat32;
+    // MindSpore's O2 configs do this (a fixed scale of 1024, no drop); say what it risks.
+    if (options.precision == Precision::kFloat16 && config.loss_scale_manager == "fixed" &&
+        !config.drop_overflow_update)
+      log::warning(
+          "float16 with a fixed loss scale and drop_overflow_update false: a step "
+          "whose gradients overflow float16 updates the weights with Inf or NaN "
+          "(loss_scale_manager: dynamic, or drop_overflow_update: true, skips it)");
     return make_cuda_backend(options);
   }
 #endif

@@ -75,6 +75,12 @@ class NcclCollectives final : public DeviceCollectives {
   }
 
   ~NcclCollectives() override {
+    // Collectives still queued (an exception left the step half done) may
+    // wait forever for a rank that is gone: abort them rather than wait.
+    if (comm_ && cudaStreamQuery(stream_) != cudaSuccess) {
+      (void)ncclCommAbort(comm_);
+      comm_ = nullptr;
+    }
     (void)cudaStreamSynchronize(stream_);
     if (comm_) (void)ncclCommDestroy(comm_);
     (void)cudaEventDestroy(done_);

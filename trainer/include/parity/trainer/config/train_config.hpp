@@ -64,6 +64,7 @@ struct TrainConfig {
   // GPU: float32, or float16 / bfloat16 activations and products with float32
   // master weights, gradients and BN statistics (MindSpore's amp_level O2).
   std::string precision = "float32";
+  bool tf32 = false;  // GPU float32: TF32 tensor cores for convolutions and the classifier
   std::int64_t threads = 0;  // 0: all cores
   std::int64_t seed = 1;
   bool deterministic = false;  // pin the thread count: bit-reproducible runs and resumes
