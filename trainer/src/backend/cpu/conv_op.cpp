@@ -2,7 +2,9 @@
 // backward-weights, with the weights kept in the forward layout (and mirrored
 // in the backward-data layout, see weight_mirror.hpp).
 #include <map>
+#include <optional>
 
+#include "conv_backward_weights.hpp"
 #include "cpu_ops.hpp"
 #include "parity/core/error.hpp"
 #include "weight_mirror.hpp"
@@ -26,15 +28,11 @@ class Conv2dOp final : public LayerOp {
                                         any_src, any(weight_dims()), any_dst, strides(), pads(),
                                         end_pads()),
         context.engine);
+    note_reference_kernel(context, fwd_pd_);
     fwd_ = dnnl::convolution_forward(fwd_pd_);
     weight_ = make_param(context, weight_dims(), fwd_pd_.weights_desc());
 
-    bwd_weights_pd_ = dnnl::convolution_backward_weights::primitive_desc(
-        dnnl::convolution_backward_weights::desc(
-            dnnl::algorithm::convolution_direct, fwd_pd_.src_desc(), fwd_pd_.weights_desc(),
-            fwd_pd_.dst_desc(), strides(), pads(), end_pads()),
-        context.engine, fwd_pd_);
-    bwd_weights_ = dnnl::convolution_backward_weights(bwd_weights_pd_);
+    backward_weights_.emplace(context, spec, fwd_pd_);
 
     if (spec.input_grad) {
       bwd_data_pd_ = dnnl::convolution_backward_data::primitive_desc(
@@ -42,6 +40,7 @@ class Conv2dOp final : public LayerOp {
                                                 fwd_pd_.src_desc(), any(weight_dims()),
                                                 fwd_pd_.dst_desc(), strides(), pads(), end_pads()),
           context.engine, fwd_pd_);
+      note_reference_kernel(context, bwd_data_pd_);
       bwd_data_ = dnnl::convolution_backward_data(bwd_data_pd_);
       const memory::desc& wanted = bwd_data_pd_.weights_desc();
       if (wanted != fwd_pd_.weights_desc()) {
@@ -84,10 +83,8 @@ class Conv2dOp final : public LayerOp {
   Tensor backward(const Tensor& dy) override {
     if (!saved_input_.defined())
       throw Error("convolution backward without a training forward", "cpu backend");
-    const Tensor grad_out = in_layout(context_, dy, bwd_weights_pd_.diff_dst_desc());
-    execute(context_, bwd_weights_,
-            {{DNNL_ARG_SRC, mem(saved_input_)}, {DNNL_ARG_DIFF_DST, mem(grad_out)},
-             {DNNL_ARG_DIFF_WEIGHTS, mem(weight_.grad)}});
+    const Tensor grad_out = in_layout(context_, dy, backward_weights_->diff_dst_desc());
+    backward_weights_->run(saved_input_, grad_out, weight_.grad);
     Tensor dx;
     if (spec_.input_grad) {
       dx = make_tensor(context_, spec_.input, bwd_data_pd_.diff_src_desc());
@@ -152,8 +149,7 @@ class Conv2dOp final : public LayerOp {
   Conv2dSpec spec_;
   dnnl::convolution_forward::primitive_desc fwd_pd_;
   dnnl::convolution_forward fwd_;
-  dnnl::convolution_backward_weights::primitive_desc bwd_weights_pd_;
-  dnnl::convolution_backward_weights bwd_weights_;
+  std::optional<ConvBackwardWeights> backward_weights_;
   dnnl::convolution_backward_data::primitive_desc bwd_data_pd_;
   dnnl::convolution_backward_data bwd_data_;
   ParamTensors weight_;

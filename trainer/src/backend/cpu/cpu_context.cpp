@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 #include <optional>
+#include <string_view>
 
 #include "parity/core/error.hpp"
 #include "weight_mirror.hpp"
@@ -128,6 +129,14 @@ Tensor in_layout(Context& context, const Tensor& tensor, const dnnl::memory::des
   Tensor converted = make_tensor(context, tensor.dims(), want);
   reorder(context, have.memory(), mem(converted), ReorderKind::kActivation);
   return converted;
+}
+
+bool is_reference_kernel(const dnnl::primitive_desc_base& pd) {
+  return std::string_view(pd.impl_info_str()).starts_with("ref");
+}
+
+void note_reference_kernel(Context& context, const dnnl::primitive_desc_base& pd) {
+  if (is_reference_kernel(pd)) ++context.stats.reference_kernels;
 }
 
 void execute(Context& context, const dnnl::primitive& primitive,

@@ -93,6 +93,12 @@ void reorder(Context& context, dnnl::memory& from, dnnl::memory& to, ReorderKind
 // converted copy (counted as an activation reorder).
 Tensor in_layout(Context& context, const Tensor& tensor, const dnnl::memory::desc& want);
 
+// Whether oneDNN made `pd` with a reference kernel (its implementation name
+// starts with "ref"): correct, but often 100 times slower than a JIT kernel.
+bool is_reference_kernel(const dnnl::primitive_desc_base& pd);
+// Counts `pd` in the context's stats.reference_kernels when it is one.
+void note_reference_kernel(Context& context, const dnnl::primitive_desc_base& pd);
+
 // Runs one primitive on the context's stream and waits for it.
 void execute(Context& context, const dnnl::primitive& primitive,
              const std::unordered_map<int, dnnl::memory>& args);

@@ -116,6 +116,9 @@ struct BackendLoss {
 struct BackendStats {
   std::uint64_t activation_reorders = 0;  // layout conversions of activations
   std::uint64_t weight_reorders = 0;      // layout conversions of parameters
+  // Convolution primitives made with oneDNN's reference (non-JIT) kernels,
+  // often 100 times slower: a shape or layout its JIT kernels refuse.
+  std::uint64_t reference_kernels = 0;
 };
 
 class Backend {
