@@ -100,5 +100,27 @@ TEST_CASE("every sample config loads", "[unit]") {
     CHECK_NOTHROW(load_train_config(entry.path()));
     ++samples;
   }
-  CHECK(samples == 4);
+  CHECK(samples == 6);
+}
+
+TEST_CASE("the demo's recipe: one annealed epoch of ResNet-18 without augmentation", "[unit]") {
+  const TrainConfig demo =
+      load_train_config(fs::path(PARITY_SAMPLE_CONFIGS) / "resnet18_fashion_mnist_demo.yaml");
+  CHECK(demo.net_name == "resnet18");
+  CHECK(demo.stem == "imagenet");
+  CHECK(demo.epoch_size == 1);
+  CHECK_FALSE(demo.augment);
+  CHECK_FALSE(demo.use_label_smooth);
+  CHECK(demo.lr_decay_mode == "warmup_cosine");
+  CHECK(demo.lr_end == 0.0);  // the run ends annealed, not cut off at a high rate
+}
+
+TEST_CASE("steps_per_epoch and augment are config keys with checked values", "[unit]") {
+  CHECK(load_train_config({}).steps_per_epoch == 0);
+  CHECK(load_train_config({}, {"steps_per_epoch=300"}).steps_per_epoch == 300);
+  CHECK_THROWS_WITH(load_train_config({}, {"steps_per_epoch=-1"}),
+                    Catch::Contains("'steps_per_epoch'"));
+  CHECK(load_train_config({}).augment);
+  CHECK_FALSE(load_train_config({}, {"augment=false"}).augment);
+  CHECK_THROWS_WITH(load_train_config({}, {"augment=sometimes"}), Catch::Contains("'augment'"));
 }

@@ -256,5 +256,18 @@ TEST_CASE("each dataset gets the transforms its header documents", "[unit]") {
         "Compose(ToTensor(), RandomHorizontalFlip(p=0.5), Normalize(mean=[0.5], std=[0.2898]))");
   config.dataset = "mnist";
   CHECK_THROWS_AS(make_transforms(config, Split::kTrain), parity::Error);
+}
+
+TEST_CASE("augment: false trains on the images as evaluation sees them", "[unit]") {
+  TrainConfig config;
+  config.augment = false;
+  for (const std::string dataset : {"fashion_mnist", "cifar10", "imagefolder", "synthetic"}) {
+    INFO(dataset);
+    config.dataset = dataset;
+    config.train_image_size = config.eval_image_size = dataset == "imagefolder" ? 224 : 32;
+    const std::string train = describe(config, Split::kTrain);
+    CHECK(train == describe(config, Split::kTest));
+    CHECK_THAT(train, !Catch::Contains("Random"));
+  }
   CHECK_THROWS_AS(make_dataset(config, Split::kTrain), parity::Error);
 }

@@ -272,6 +272,37 @@ TEST_CASE("shards are disjoint, cover the epoch and have equal batch counts", "[
                   parity::Error);
 }
 
+TEST_CASE("max_batches_per_epoch draws a fresh random subset each epoch", "[unit]") {
+  auto dataset = test_dataset(60);
+  LoaderOptions options;
+  options.batch_size = 4;
+  options.num_workers = 2;
+  options.seed = 5;
+  Loader whole(dataset, TransformPipeline(), options);
+  options.max_batches_per_epoch = 5;
+  Loader subset(dataset, TransformPipeline(), options);
+  CHECK(subset.batches_per_epoch() == 5);
+  CHECK(subset.samples_per_epoch() == 20);
+  std::set<std::vector<std::int32_t>> epochs;
+  for (std::int64_t epoch = 0; epoch < 3; ++epoch) {
+    INFO("epoch " << epoch);
+    const auto labels = labels_of(epoch_of(subset, epoch));
+    REQUIRE(labels.size() == 20);
+    // The first 20 samples of the whole epoch's permutation, none twice.
+    const auto order = labels_of(epoch_of(whole, epoch));
+    CHECK(labels == std::vector<std::int32_t>(order.begin(), order.begin() + 20));
+    CHECK(std::set<std::int32_t>(labels.begin(), labels.end()).size() == 20);
+    epochs.insert(labels);
+  }
+  CHECK(epochs.size() == 3);  // each epoch another subset
+  // More batches than the dataset holds: one pass, as without the limit.
+  options.max_batches_per_epoch = 100;
+  CHECK(Loader(dataset, TransformPipeline(), options).batches_per_epoch() == 15);
+  CHECK_THROWS_AS(Loader(dataset, TransformPipeline(),
+                         with([](LoaderOptions& o) { o.max_batches_per_epoch = -1; })),
+                  parity::Error);
+}
+
 TEST_CASE("the queue never holds more than prefetch batches", "[unit]") {
   auto dataset = test_dataset(400);
   LoaderOptions options;

@@ -25,7 +25,7 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 44> kKeys{{
+const std::array<Key, 46> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual,
@@ -39,6 +39,9 @@ const std::array<Key, 44> kKeys{{
     {"eval_image_size", &TrainConfig::eval_image_size, "evaluation crop size in pixels"},
     {"resize_image_size", &TrainConfig::resize_image_size,
      "fashion_mnist and cifar10: resize the source images to this side before cropping (0: keep)"},
+    {"augment", &TrainConfig::augment,
+     "training images at random: crops (padding 4, scaled with resize_image_size) and flips; "
+     "imagefolder: RandomResizedCrop and flips (false: as evaluation sees them)"},
     {"num_workers", &TrainConfig::num_workers, "data loader worker threads"},
     {"prefetch", &TrainConfig::prefetch, "batches the loader may hold ready"},
     {"skip_corrupt", &TrainConfig::skip_corrupt,
@@ -46,6 +49,9 @@ const std::array<Key, 44> kKeys{{
     {"synthetic_size", &TrainConfig::synthetic_size, "images in the synthetic dataset"},
     {"batch_size", &TrainConfig::batch_size, "images per step (per rank)"},
     {"epoch_size", &TrainConfig::epoch_size, "epochs to train"},
+    {"steps_per_epoch", &TrainConfig::steps_per_epoch,
+     "steps in an epoch (0: one pass over the training set; fewer: each epoch a fresh random "
+     "subset, as MindSpore's sink_size)"},
     {"lr_decay_mode", &TrainConfig::lr_decay_mode,
      "cosine (seed), steps, poly, warmup_cosine or constant"},
     {"lr_init", &TrainConfig::lr_init, "learning rate at the start of warmup"},
@@ -193,6 +199,8 @@ void validate(const TrainConfig& c) {
   require(c.class_num >= 2, "class_num", "must be at least 2", c.class_num);
   require(c.batch_size >= 1, "batch_size", "must be at least 1", c.batch_size);
   require(c.epoch_size >= 1, "epoch_size", "must be at least 1", c.epoch_size);
+  require(c.steps_per_epoch >= 0, "steps_per_epoch",
+          "must be 0 (one pass over the training set) or positive", c.steps_per_epoch);
   require(c.train_image_size >= 8, "train_image_size", "must be at least 8", c.train_image_size);
   require(c.eval_image_size >= 8, "eval_image_size", "must be at least 8", c.eval_image_size);
   require(c.resize_image_size == 0 || c.resize_image_size >= 8, "resize_image_size",

@@ -225,6 +225,9 @@ Loader::Loader(std::shared_ptr<const Dataset> dataset, TransformPipeline transfo
     throw Error("batch_size must be positive, got " + std::to_string(options.batch_size));
   if (options.num_workers < 0)
     throw Error("num_workers must not be negative, got " + std::to_string(options.num_workers));
+  if (options.max_batches_per_epoch < 0)
+    throw Error("the batches of an epoch must not be negative, got " +
+                std::to_string(options.max_batches_per_epoch));
   if (options.prefetch <= 0)
     throw Error("prefetch must be at least 1 batch, got " + std::to_string(options.prefetch));
   // Written so that NaN fails too; infinity would never return a batch.
@@ -243,6 +246,10 @@ Loader::Loader(std::shared_ptr<const Dataset> dataset, TransformPipeline transfo
   const auto batch = s.options.batch_size;
   s.batches_per_epoch =
       s.options.drop_last ? s.samples_per_epoch / batch : (s.samples_per_epoch + batch - 1) / batch;
+  if (s.options.max_batches_per_epoch > 0 && s.options.max_batches_per_epoch < s.batches_per_epoch) {
+    s.batches_per_epoch = s.options.max_batches_per_epoch;
+    s.samples_per_epoch = s.batches_per_epoch * batch;
+  }
   s.queue_name = profiler::intern(s.options.queue_name);
   s.load_batch_name = profiler::intern("load_batch");
   try {

@@ -64,6 +64,7 @@ LoaderOptions loader_options(const TrainConfig& config, Split split) {
   options.batch_size = config.batch_size;
   options.shuffle = split == Split::kTrain;
   options.drop_last = split == Split::kTrain;
+  if (split == Split::kTrain) options.max_batches_per_epoch = config.steps_per_epoch;
   options.seed = config.seed;
   options.num_workers = config.num_workers;
   options.prefetch = config.prefetch;
@@ -110,12 +111,13 @@ std::shared_ptr<const Dataset> make_dataset(const TrainConfig& config, Split spl
 
 TransformPipeline make_transforms(const TrainConfig& config, Split split) {
   const bool train = split == Split::kTrain;
+  const bool augment = train && config.augment;
   const std::int64_t size = train ? config.train_image_size : config.eval_image_size;
   TransformPipeline pipeline;
   if (config.dataset == "fashion_mnist") {
     if (config.resize_image_size > 0) pipeline.add<Resize>(config.resize_image_size);
     pipeline.add<CenterCrop>(size);
-    if (train)
+    if (augment)
       pipeline.add<RandomCrop>(size, crop_padding(config, kFashionSide))
           .add<RandomHorizontalFlip>(0.5);
     pipeline.add<Normalize>(kFashionMean, kFashionStd).add<GrayToRgb>();
@@ -123,12 +125,12 @@ TransformPipeline make_transforms(const TrainConfig& config, Split split) {
     if (config.resize_image_size > 0) pipeline.add<Resize>(config.resize_image_size);
     if (size != (config.resize_image_size > 0 ? config.resize_image_size : kCifarSide))
       pipeline.add<CenterCrop>(size);
-    if (train)
+    if (augment)
       pipeline.add<RandomCrop>(size, crop_padding(config, kCifarSide))
           .add<RandomHorizontalFlip>(0.5);
     pipeline.add<Normalize>(kCifarMean, kCifarStd);
   } else if (config.dataset == "imagefolder") {
-    if (train) {
+    if (augment) {
       pipeline.add<RandomResizedCrop>(size).add<RandomHorizontalFlip>(0.5);
     } else {
       pipeline.add<Resize>(std::llround(static_cast<double>(size) * 256.0 / 224.0))
@@ -136,7 +138,7 @@ TransformPipeline make_transforms(const TrainConfig& config, Split split) {
     }
     pipeline.add<Normalize>(kImageNetMean, kImageNetStd);
   } else if (config.dataset == "synthetic") {
-    if (train) pipeline.add<RandomHorizontalFlip>(0.5);
+    if (augment) pipeline.add<RandomHorizontalFlip>(0.5);
     pipeline.add<Normalize>(kSyntheticMean, kSyntheticStd);
   } else {
     throw Error("unknown dataset '" + config.dataset + "'", "dataset",

@@ -27,6 +27,7 @@ struct TrainConfig {
   std::int64_t train_image_size = 32;
   std::int64_t eval_image_size = 32;
   std::int64_t resize_image_size = 0;  // fashion_mnist, cifar10: upscale first (0: keep)
+  bool augment = true;  // training images: random crop and flip
   std::int64_t num_workers = 2;
   std::int64_t prefetch = 4;           // batches the loader may hold ready
   bool skip_corrupt = false;           // skip and count unreadable images
@@ -35,6 +36,7 @@ struct TrainConfig {
   // Optimization
   std::int64_t batch_size = 128;
   std::int64_t epoch_size = 10;
+  std::int64_t steps_per_epoch = 0;  // 0: one pass over the training set
   std::string lr_decay_mode = "cosine";  // cosine (seed), steps, poly, warmup_cosine, constant
   double lr_init = 0.0;
   double lr_max = 0.1;

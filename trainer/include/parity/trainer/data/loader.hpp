@@ -71,6 +71,9 @@ struct LoaderOptions {
   std::int64_t batch_size = 128;
   bool shuffle = true;
   bool drop_last = true;  // false: the epoch ends with a smaller batch
+  // At most this many batches an epoch (0: one pass over the dataset): each
+  // epoch then sees a fresh random subset, as MindSpore's sink_size.
+  std::int64_t max_batches_per_epoch = 0;
   std::int64_t seed = 1;
   std::int64_t num_workers = 2;  // 0: decode on the consumer's thread
   std::int64_t prefetch = 4;     // queue capacity in batches, >= 1
