@@ -1,5 +1,6 @@
 // `parity diff-trace A.db B.db`: two runs' step breakdowns, ops and kernels
-// side by side, with a regression exit code for B against A.
+// side by side, with a regression exit code for B against A, in every format
+// of `parity report`.
 #include <memory>
 
 #include "commands.hpp"
@@ -16,7 +17,7 @@ void add_diff_trace_command(CLI::App& app, Run& run) {
     double max_regression = analyzer::Thresholds{}.max_regression_pct;
     std::size_t rows = 20;
     std::vector<std::string> settings;
-    ReportFlags report;
+    MultiReportFlags report;
   };
   auto options = std::make_shared<Options>();
   CLI::App* command = app.add_subcommand(
@@ -34,9 +35,13 @@ void add_diff_trace_command(CLI::App& app, Run& run) {
   command->add_option("--rows", options->rows, "Rows of the op and kernel tables (default 20)");
   command->add_option("--set", options->settings,
                       "Change an analysis setting, name=value (see parity report --list-rules)");
-  add_report_options(*command, options->report, analyzer::trace_diff_formats());
+  add_multi_report_options(
+      *command, options->report, analyzer::trace_diff_formats(),
+      "diff-trace.txt, diff-trace.md, diff-trace.html, diff-trace.json and diff-trace.junit.xml");
   command->callback([&run, options] {
     run = [options] {
+      const std::vector<std::string> formats =
+          checked_formats(options->report, analyzer::trace_diff_formats());
       analyzer::Thresholds thresholds;
       for (const std::string& setting : options->settings)
         analyzer::set_threshold(thresholds, setting);
@@ -47,9 +52,12 @@ void add_diff_trace_command(CLI::App& app, Run& run) {
       const bool swapped = profiles[0].path != options->a;
       const analyzer::TraceDiff diff = analyzer::diff_traces(
           profiles[swapped ? 1 : 0], profiles[swapped ? 0 : 1], options->max_regression);
-      write_report(options->report, [&](std::ostream& out) {
-        analyzer::write_trace_diff(diff, options->report.format, out, options->rows);
-      });
+      write_reports(
+          options->report, formats, analyzer::trace_diff_file_name,
+          [&](const std::string& format, std::ostream& out) {
+            analyzer::write_trace_diff(diff, format, out, options->rows);
+          },
+          "parity diff-trace");
       return diff.regression.regressed() ? 1 : 0;
     };
   });

@@ -1,44 +1,18 @@
 // `parity report RUN.db...`: where a run's time goes, the findings of every
 // rule, and an optional comparison with a baseline run, in the formats a
 // terminal, a CI summary, a browser and a CI test view read.
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "commands.hpp"
 #include "parity/analyzer/profile/profile_report.hpp"
-#include "parity/analyzer/report_format.hpp"
 #include "parity/core/error.hpp"
 #include "progress.hpp"
+#include "report_output.hpp"
 
 namespace parity::cli {
 namespace {
-
-std::vector<std::string> split_formats(const std::string& list) {
-  std::vector<std::string> formats;
-  std::stringstream stream(list);
-  for (std::string format; std::getline(stream, format, ',');) {
-    if (format.empty()) continue;
-    const auto& known = analyzer::profile_report_formats();
-    if (std::find(known.begin(), known.end(), format) == known.end())
-      throw analyzer::unknown_report_format(format, known);
-    if (std::find(formats.begin(), formats.end(), format) == formats.end())
-      formats.push_back(format);
-  }
-  if (formats.empty())
-    throw Error("--format names no format", "--format", "e.g. --format text,json");
-  return formats;
-}
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out)
-    throw Error("cannot write the report", path.string(), "check the directory is writable");
-}
 
 std::string rules_listing() {
   std::string text = "rules:\n";
@@ -60,7 +34,8 @@ std::string rules_listing() {
 void add_report_command(CLI::App& app, Run& run) {
   struct Options {
     std::vector<std::string> traces, baseline, settings;
-    std::string formats = "text", output, fail_on = "error";
+    MultiReportFlags report;
+    std::string fail_on = "error";
     std::optional<double> max_regression;
     bool list_rules = false;
   };
@@ -84,11 +59,8 @@ void add_report_command(CLI::App& app, Run& run) {
                    "Allowed slowdown against the baseline, in percent of the baseline's median "
                    "step (default 5)")
       ->check(CLI::NonNegativeNumber);
-  command->add_option("--format", options->formats,
-                      "Comma-separated formats: text, md, html, json, junit (default: text)");
-  command->add_option("-o,--output", options->output,
-                      "Directory to write report.txt, report.md, report.html, report.json and "
-                      "report.junit.xml into (created if missing); default: one format to stdout");
+  add_multi_report_options(*command, options->report, analyzer::profile_report_formats(),
+                           "report.txt, report.md, report.html, report.json and report.junit.xml");
   command
       ->add_option("--fail-on", options->fail_on,
                    "Lowest finding severity that fails the run: warning or error (default), "
@@ -105,10 +77,8 @@ void add_report_command(CLI::App& app, Run& run) {
       }
       if (options->traces.empty())
         throw Error("no trace given", "parity report", "pass one .db file per rank of the run");
-      const std::vector<std::string> formats = split_formats(options->formats);
-      if (formats.size() > 1 && options->output.empty())
-        throw Error("several formats need an output directory", "--format " + options->formats,
-                    "add -o DIR, or ask for one format");
+      const std::vector<std::string> formats =
+          checked_formats(options->report, analyzer::profile_report_formats());
       analyzer::ReportInputs inputs;
       for (const std::string& setting : options->settings)
         analyzer::set_threshold(inputs.thresholds, setting);
@@ -119,22 +89,12 @@ void add_report_command(CLI::App& app, Run& run) {
       ProgressLine progress("analyzing");
       inputs.progress = [&progress](double fraction) { progress.update(fraction); };
       const analyzer::ProfileReport report = analyzer::build_profile_report(inputs);
-      if (options->output.empty()) {
-        analyzer::write_profile_report(report, formats.front(), std::cout);
-      } else {
-        const std::filesystem::path dir(options->output);
-        std::error_code error;
-        std::filesystem::create_directories(dir, error);
-        if (error)
-          throw Error("cannot create the output directory: " + error.message(), dir.string());
-        for (const std::string& format : formats) {
-          std::ostringstream text;
-          analyzer::write_profile_report(report, format, text);
-          write_file(dir / analyzer::profile_report_file_name(format), text.str());
-        }
-        std::cerr << "parity report: wrote " << formats.size() << " report"
-                  << (formats.size() > 1 ? "s" : "") << " to " << dir.string() << '\n';
-      }
+      write_reports(
+          options->report, formats, analyzer::profile_report_file_name,
+          [&](const std::string& format, std::ostream& out) {
+            analyzer::write_profile_report(report, format, out);
+          },
+          "parity report");
       return report.failed() ? 1 : 0;
     };
   });

@@ -1,8 +1,12 @@
 #include "report_output.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
+#include "parity/analyzer/report_format.hpp"
 #include "parity/core/error.hpp"
 
 namespace parity::cli {
@@ -27,6 +31,60 @@ void write_report(const ReportFlags& flags, const std::function<void(std::ostrea
   write(out);
   out.close();
   if (!out) throw Error("writing the report failed", flags.output, "check free disk space");
+}
+
+void add_multi_report_options(CLI::App& command, MultiReportFlags& flags,
+                              const std::vector<std::string>& formats, const std::string& files) {
+  std::string names;
+  for (const std::string& format : formats) names += (names.empty() ? "" : ", ") + format;
+  command.add_option("--format", flags.formats,
+                     "Comma-separated formats: " + names + " (default: text)");
+  command.add_option(
+      "-o,--output", flags.output,
+      "Directory to write " + files + " into (created if missing); default: one format to stdout");
+}
+
+std::vector<std::string> checked_formats(const MultiReportFlags& flags,
+                                         const std::vector<std::string>& known) {
+  std::vector<std::string> formats;
+  std::stringstream stream(flags.formats);
+  for (std::string format; std::getline(stream, format, ',');) {
+    if (format.empty()) continue;
+    if (std::find(known.begin(), known.end(), format) == known.end())
+      throw analyzer::unknown_report_format(format, known);
+    if (std::find(formats.begin(), formats.end(), format) == formats.end())
+      formats.push_back(format);
+  }
+  if (formats.empty())
+    throw Error("--format names no format", "--format", "e.g. --format text,json");
+  if (formats.size() > 1 && flags.output.empty())
+    throw Error("several formats need an output directory", "--format " + flags.formats,
+                "add -o DIR, or ask for one format");
+  return formats;
+}
+
+void write_reports(const MultiReportFlags& flags, const std::vector<std::string>& formats,
+                   const std::function<std::string(const std::string&)>& file_name,
+                   const std::function<void(const std::string&, std::ostream&)>& write,
+                   const std::string& verb) {
+  if (flags.output.empty()) {
+    write(formats.front(), std::cout);
+    return;
+  }
+  const std::filesystem::path dir(flags.output);
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw Error("cannot create the output directory: " + error.message(), dir.string());
+  for (const std::string& format : formats) {
+    const std::filesystem::path path = dir / file_name(format);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    write(format, out);
+    out.close();
+    if (!out)
+      throw Error("cannot write the report", path.string(), "check the directory is writable");
+  }
+  std::cerr << verb << ": wrote " << formats.size() << " report" << (formats.size() > 1 ? "s" : "")
+            << " to " << dir.string() << '\n';
 }
 
 }  // namespace parity::cli

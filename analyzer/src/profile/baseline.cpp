@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "parity/analyzer/profile/units.hpp"
+
 namespace parity::analyzer {
 namespace {
 
@@ -20,7 +22,7 @@ RunTimes run_times(const std::vector<RankProfile>& ranks) {
   for (const RankProfile& rank : ranks) {
     times.step_ns = std::max(times.step_ns, rank.steps.step_time.median_ns);
     for (std::size_t p = 0; p < kStepParts; ++p) times.parts[p] += rank.steps.parts[p].mean_ns / n;
-    const double steps = static_cast<double>(std::max<std::size_t>(1, rank.steps.steps.size()));
+    const double steps = static_cast<double>(std::max<std::size_t>(1, rank.steps.steady_count()));
     for (const OpStat& op : rank.ops.ops)
       times.op_per_step[op.name] += op.time.total_ns / steps / n;
   }
@@ -29,6 +31,12 @@ RunTimes run_times(const std::vector<RankProfile>& ranks) {
       times.heaviest_ops.begin(), times.heaviest_ops.end(),
       [&](const auto& a, const auto& b) { return times.op_per_step[a] > times.op_per_step[b]; });
   return times;
+}
+
+std::string signed_percent(double pct) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.2f%%", pct);
+  return text;
 }
 
 }  // namespace
@@ -76,6 +84,35 @@ nlohmann::json to_json(const BaselineComparison& comparison) {
           {"max_regression_pct", comparison.max_regression_pct},
           {"regressed", comparison.regressed()},
           {"checks", checks}};
+}
+
+std::string failed_checks_text(const BaselineComparison& comparison) {
+  std::vector<const RegressionCheck*> failed;
+  for (const RegressionCheck& check : comparison.checks)
+    if (check.regressed) failed.push_back(&check);
+  std::stable_sort(failed.begin(), failed.end(),
+                   [](const auto* a, const auto* b) { return a->change_pct > b->change_pct; });
+  std::string text;
+  for (const RegressionCheck* check : failed)
+    text += (text.empty() ? "" : ", ") + check->name + " " + signed_percent(check->change_pct) +
+            " (" + format_duration(check->baseline_ns) + " -> " +
+            format_duration(check->current_ns) + ")";
+  return text;
+}
+
+std::vector<JunitCase> junit_cases(const BaselineComparison& comparison,
+                                   const std::string& classname, const std::string& reference) {
+  std::vector<JunitCase> cases;
+  for (const RegressionCheck& check : comparison.checks) {
+    JunitCase test{classname, check.name, std::nullopt, std::nullopt};
+    if (check.regressed)
+      test.failure = check.name + " slower by " + signed_percent(check.change_pct) + " of " +
+                     reference + "'s median step (" + format_duration(check.baseline_ns) + " -> " +
+                     format_duration(check.current_ns) + "; allowed " +
+                     signed_percent(comparison.max_regression_pct) + ")";
+    cases.push_back(std::move(test));
+  }
+  return cases;
 }
 
 }  // namespace parity::analyzer

@@ -39,6 +39,7 @@ CommAnalysis analyze_comm(const TraceData& trace, const StepAnalysis& steps) {
   std::map<profiler::CollectiveOp, Samples> by_op;
   std::map<std::int64_t, Samples> by_bucket;
   for (const TraceCollective& c : trace.collectives) {
+    if (!steps.in_steady_state(c.start_ns)) continue;
     const std::int64_t overlapped = covered_length(compute, {c.start_ns, c.end_ns});
     const std::int64_t exposed = c.dur_ns() - overlapped;
     for (Samples* samples :

@@ -11,9 +11,10 @@ double per_second(std::int64_t count, std::int64_t first_ns, std::int64_t last_n
              : 0;
 }
 
-// Consumer-side samples of one queue (a contiguous run of trace.queue_samples).
+// One queue's samples (a contiguous run of trace.queue_samples), those inside
+// the steady-state steps.
 QueueStats queue_stats(const TraceData& trace, const TraceQueueSample* begin,
-                       const TraceQueueSample* end, double step_total,
+                       const TraceQueueSample* end, const StepAnalysis& steps,
                        const Thresholds& thresholds) {
   QueueStats stats;
   stats.name = trace.track_label(begin->track);
@@ -22,6 +23,7 @@ QueueStats queue_stats(const TraceData& trace, const TraceQueueSample* begin,
   std::int64_t first_get = 0, last_get = 0, first_put = 0, last_put = 0;
   std::vector<QueueDepthPoint> series;
   for (const TraceQueueSample* s = begin; s != end; ++s) {
+    if (!steps.in_steady_state(s->ts_ns)) continue;
     stats.capacity = std::max(stats.capacity, s->capacity);
     if (s->role == profiler::QueueRole::kConsumer) {
       if (stats.gets++ == 0) first_get = s->ts_ns;
@@ -40,7 +42,7 @@ QueueStats queue_stats(const TraceData& trace, const TraceQueueSample* begin,
     stats.empty_ratio = static_cast<double>(stats.empty_gets) / static_cast<double>(stats.gets);
     stats.mean_depth = static_cast<double>(depth_sum) / static_cast<double>(stats.gets);
   }
-  if (step_total > 0) {
+  if (const double step_total = steps.steady_ns(); step_total > 0) {
     stats.consumer_wait_share = static_cast<double>(consumer_wait) / step_total;
     stats.producer_wait_share = static_cast<double>(producer_wait) / step_total;
   }
@@ -69,13 +71,14 @@ std::string_view input_bound_name(InputBound bound) {
 DataAnalysis analyze_data(const TraceData& trace, const StepAnalysis& steps,
                           const Thresholds& thresholds) {
   DataAnalysis analysis;
-  const double step_total = static_cast<double>(steps.total_step_ns);
   const auto& samples = trace.queue_samples;
   for (std::size_t begin = 0; begin < samples.size();) {
     std::size_t end = begin;
     while (end < samples.size() && samples[end].track == samples[begin].track) ++end;
-    analysis.queues.push_back(
-        queue_stats(trace, samples.data() + begin, samples.data() + end, step_total, thresholds));
+    QueueStats stats =
+        queue_stats(trace, samples.data() + begin, samples.data() + end, steps, thresholds);
+    // A queue the steady steps never used (an evaluation loader's) has nothing to say.
+    if (stats.gets + stats.puts > 0) analysis.queues.push_back(std::move(stats));
     begin = end;
   }
 

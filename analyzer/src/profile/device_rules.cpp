@@ -29,8 +29,9 @@ void launch_bound(const RankProfile& profile, const Thresholds& t, std::vector<F
               "launch-bound: " + format_percent(small_share) + " of kernels are under " +
                   format_duration(t.small_kernel_us * 1000) + " and " + busiest.track + " idles " +
                   format_percent(host_idle) + " of the time waiting on the host");
-  const double per_step = static_cast<double>(ops.kernel_count) /
-                          static_cast<double>(std::max<std::size_t>(1, profile.steps.steps.size()));
+  const double per_step =
+      static_cast<double>(ops.kernel_count) /
+      static_cast<double>(std::max<std::size_t>(1, profile.steps.steady_count()));
   f.evidence.push_back(format_number(per_step) + " kernels per step, " +
                        std::to_string(ops.small_kernel_count) + " of " +
                        std::to_string(ops.kernel_count) + " small");

@@ -3,12 +3,29 @@
 #include <algorithm>
 #include <sstream>
 
+#include "parity/analyzer/profile/name_elision.hpp"
+#include "table_layout.hpp"
+
 namespace parity::analyzer {
-namespace {
 
 bool is_numeric(const Table& table, std::size_t column) {
   return column < table.numeric.size() ? table.numeric[column] : column > 0;
 }
+
+std::vector<std::vector<std::string>> shortened_rows(const Table& table) {
+  std::vector<std::vector<std::string>> rows = table.rows;
+  for (std::size_t c = 0; c < table.names.size(); ++c) {
+    if (!table.names[c]) continue;
+    std::vector<std::string> column;
+    for (const auto& row : rows) column.push_back(c < row.size() ? row[c] : "");
+    const std::vector<std::string> shown = shorten_names(column);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      if (c < rows[r].size()) rows[r][c] = shown[r];
+  }
+  return rows;
+}
+
+namespace {
 
 // Display width of UTF-8 text: continuation bytes take no column.
 std::size_t width(const std::string& text) {
@@ -18,13 +35,14 @@ std::size_t width(const std::string& text) {
 }
 
 void text_table(const Table& table, std::ostream& out) {
+  const std::vector<std::vector<std::string>> rows = shortened_rows(table);
   std::vector<std::size_t> widths(table.header.size(), 0);
   const auto measure = [&](const std::vector<std::string>& row) {
     for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
       widths[c] = std::max(widths[c], width(row[c]));
   };
   measure(table.header);
-  for (const auto& row : table.rows) measure(row);
+  for (const auto& row : rows) measure(row);
   const auto line = [&](const std::vector<std::string>& row) {
     std::string text = " ";
     for (std::size_t c = 0; c < widths.size(); ++c) {
@@ -40,7 +58,7 @@ void text_table(const Table& table, std::ostream& out) {
   std::size_t total = 0;
   for (const std::size_t w : widths) total += w + 2;
   out << "  " << std::string(total > 2 ? total - 2 : 0, '-') << '\n';
-  for (const auto& row : table.rows) line(row);
+  for (const auto& row : rows) line(row);
 }
 
 std::string markdown_cell(const std::string& text) {
@@ -88,6 +106,14 @@ void Document::paragraph(std::string text) {
   blocks.push_back(std::move(block));
 }
 
+void Document::verdict(std::string text, bool passed) {
+  Block block;
+  block.kind = Block::Kind::kVerdict;
+  block.text = std::move(text);
+  block.passed = passed;
+  blocks.push_back(std::move(block));
+}
+
 void Document::bullets(std::vector<std::string> items) {
   Block block;
   block.kind = Block::Kind::kBullets;
@@ -113,6 +139,7 @@ std::string render_text(const Document& document) {
         if (block.level == 1) out << std::string(width(block.text), '=') << '\n';
         break;
       case Block::Kind::kParagraph:
+      case Block::Kind::kVerdict:
         out << "  " << block.text << '\n';
         break;
       case Block::Kind::kBullets:
@@ -136,6 +163,7 @@ std::string render_markdown(const Document& document) {
             << "\n\n";
         break;
       case Block::Kind::kParagraph:
+      case Block::Kind::kVerdict:
         out << block.text << "\n\n";
         break;
       case Block::Kind::kBullets:

@@ -40,12 +40,9 @@ std::string_view idle_cause_name(IdleCause cause) {
 
 std::vector<IdleTrack> analyze_idle(const TraceData& trace, const StepAnalysis& steps) {
   std::vector<IdleTrack> tracks;
-  if (trace.gpu_activities.empty() || steps.steps.empty()) return tracks;
+  if (trace.gpu_activities.empty() || steps.steady_spans.empty()) return tracks;
   const std::vector<Interval> data = data_wait_intervals(trace);
   const std::vector<Interval> comm = collective_intervals(trace);
-  const StepBreakdown& last = steps.steps.back();
-  const Interval window{steps.steps.front().start_ns, last.start_ns + last.dur_ns};
-
   // Each gap: its data-wait part, then the communication part of the rest, then host.
   const auto attribute = [&](IdleTrack& track, Interval gap) {
     if (gap.length() <= 0) return;
@@ -72,22 +69,21 @@ std::vector<IdleTrack> analyze_idle(const TraceData& trace, const StepAnalysis& 
     }
   };
 
+  std::int64_t window_ns = 0;
+  for (const Interval& span : steps.steady_spans) window_ns += span.length();
   std::size_t begin = 0;
   const auto& activities = trace.gpu_activities;
   while (begin < activities.size()) {
     std::size_t end = begin;
-    while (end < activities.size() && activities[end].track == activities[begin].track) ++end;
+    std::vector<Interval> busy;
+    for (; end < activities.size() && activities[end].track == activities[begin].track; ++end)
+      busy.push_back({activities[end].start_ns, activities[end].end_ns});
+    busy = merge_intervals(std::move(busy));
     IdleTrack track;
     track.track = trace.track_label(activities[begin].track);
-    track.window_ns = window.length();
-    std::int64_t cursor = window.start_ns;  // busy until here
-    for (std::size_t i = begin; i < end; ++i) {
-      const TraceGpuActivity& a = activities[i];
-      if (a.end_ns <= window.start_ns || a.start_ns >= window.end_ns) continue;
-      attribute(track, {cursor, std::min(a.start_ns, window.end_ns)});
-      cursor = std::max(cursor, std::min(a.end_ns, window.end_ns));
-    }
-    attribute(track, {cursor, window.end_ns});
+    track.window_ns = window_ns;
+    for (const Interval& span : steps.steady_spans)
+      for (const Interval& gap : gaps_within(busy, span)) attribute(track, gap);
     track.busy_ns = track.window_ns - track.idle_ns;
     std::sort(track.longest.begin(), track.longest.end(),
               [](const IdleGap& a, const IdleGap& b) { return a.dur_ns > b.dur_ns; });

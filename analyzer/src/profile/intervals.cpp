@@ -37,6 +37,23 @@ std::int64_t covered_length(const std::vector<Interval>& merged, Interval interv
   return covered;
 }
 
+bool contains(const std::vector<Interval>& merged, std::int64_t t) {
+  const auto it = first_ending_after(merged, t);
+  return it != merged.end() && it->start_ns <= t;
+}
+
+std::vector<Interval> gaps_within(const std::vector<Interval>& merged, Interval window) {
+  std::vector<Interval> gaps;
+  std::int64_t cursor = window.start_ns;  // covered or looked at until here
+  for (auto it = first_ending_after(merged, window.start_ns);
+       it != merged.end() && it->start_ns < window.end_ns; ++it) {
+    if (it->start_ns > cursor) gaps.push_back({cursor, it->start_ns});
+    cursor = std::max(cursor, it->end_ns);
+  }
+  if (cursor < window.end_ns) gaps.push_back({cursor, window.end_ns});
+  return gaps;
+}
+
 std::int64_t covered_by_both(const std::vector<Interval>& a, const std::vector<Interval>& b,
                              Interval interval) {
   std::int64_t covered = 0;

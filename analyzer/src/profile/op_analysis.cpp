@@ -50,8 +50,10 @@ std::vector<std::int64_t> nested_layer_ns(const TraceData& trace) {
 
 bool is_conversion_op(std::string_view name) {
   const std::string text = lower(name);
+  // "aten::to" whole: as a part it would take aten::topk and aten::tolist.
+  if (text == "aten::to") return true;
   for (const char* word : {"reorder", "cast", "transpose", "transdata", "permute", "convert",
-                           "aten::to", "aten::_to_copy", "contiguous"})
+                           "aten::_to_copy", "contiguous"})
     if (text.find(word) != std::string::npos) return true;
   return false;
 }
@@ -59,7 +61,7 @@ bool is_conversion_op(std::string_view name) {
 OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
                        const Thresholds& thresholds) {
   OpAnalysis analysis;
-  const double step_total = static_cast<double>(steps.total_step_ns);
+  const double step_total = steps.steady_ns();
   const auto share = [&](double ns) { return step_total > 0 ? ns / step_total : 0; };
 
   std::unordered_map<profiler::NameId, std::vector<std::int64_t>> op_times;
@@ -68,6 +70,7 @@ OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
   const std::vector<std::int64_t> nested = nested_layer_ns(trace);
   for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
     const TraceRange& range = trace.ranges[i];
+    if (!steps.in_steady_state(range.start_ns)) continue;
     if (range.category == profiler::Category::kOp) {
       op_times[range.name].push_back(range.dur_ns());
     } else if (range.category == profiler::Category::kLayer) {
@@ -109,7 +112,9 @@ OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
   std::unordered_map<profiler::NameId, KernelSamples> kernels;
   const auto small_ns = static_cast<std::int64_t>(thresholds.small_kernel_us * 1000);
   for (const TraceGpuActivity& activity : trace.gpu_activities) {
-    if (activity.kind != profiler::GpuActivityKind::kKernel) continue;
+    if (activity.kind != profiler::GpuActivityKind::kKernel ||
+        !steps.in_steady_state(activity.start_ns))
+      continue;
     KernelSamples& samples = kernels[activity.name];
     samples.time.push_back(activity.dur_ns());
     ++analysis.kernel_count;

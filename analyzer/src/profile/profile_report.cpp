@@ -67,10 +67,14 @@ const std::vector<std::string>& profile_report_formats() {
   return formats;
 }
 
+std::string report_file_name(const std::string& stem, const std::string& format) {
+  if (format == "text") return stem + ".txt";
+  if (format == "junit") return stem + ".junit.xml";
+  return stem + "." + format;
+}
+
 std::string profile_report_file_name(const std::string& format) {
-  if (format == "text") return "report.txt";
-  if (format == "junit") return "report.junit.xml";
-  return "report." + format;
+  return report_file_name("report", format);
 }
 
 void write_profile_report(const ProfileReport& report, const std::string& format,

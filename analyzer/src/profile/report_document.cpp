@@ -11,13 +11,6 @@ namespace {
 std::string duration(double ns) { return format_duration(ns); }
 std::string count(std::int64_t n) { return std::to_string(n); }
 
-// Kernel names run to 150 characters; a table keeps their start and end.
-std::string shortened(const std::string& name) {
-  constexpr std::size_t kKeep = 72;
-  if (name.size() <= kKeep) return name;
-  return name.substr(0, kKeep / 2 - 2) + "..." + name.substr(name.size() - (kKeep / 2 - 1));
-}
-
 std::string verdict_line(const ProfileReport& report) {
   int errors = 0, warnings = 0, infos = 0;
   for (const Finding& f : report.findings)
@@ -28,8 +21,11 @@ std::string verdict_line(const ProfileReport& report) {
   line += ": " + count(errors) + " errors, " + count(warnings) + " warnings, " + count(infos) +
           " notes (failing on " + std::string(severity_name(report.fail_on)) + ")";
   if (report.baseline)
-    line += report.baseline->regressed() ? "; slower than the baseline"
-                                         : "; no regression against the baseline";
+    line += report.baseline->regressed()
+                ? "; slower than the baseline (allowed +" +
+                      format_number(report.baseline->max_regression_pct) +
+                      "% of its median step): " + failed_checks_text(*report.baseline)
+                : "; no regression against the baseline";
   return line;
 }
 
@@ -90,6 +86,7 @@ Table op_table(const std::vector<OpStat>& stats, bool with_phase) {
   table.numeric.assign(table.header.size(), true);
   table.numeric[0] = false;
   if (with_phase) table.numeric[1] = false;
+  table.names = {true};
   for (std::size_t i = 0; i < std::min(kTopRows, stats.size()); ++i) {
     const OpStat& s = stats[i];
     std::vector<std::string> row{s.name};
@@ -109,7 +106,7 @@ void ops_section(const RankProfile& rank, Document& doc) {
   const OpAnalysis& ops = rank.ops;
   if (!ops.ops.empty()) {
     doc.heading("Operators", 2, "ops");
-    doc.paragraph("host op ranges by type, heaviest " +
+    doc.paragraph("host op ranges that start in the steady-state steps, by type, heaviest " +
                   count(static_cast<std::int64_t>(std::min(kTopRows, ops.ops.size()))) + " of " +
                   count(static_cast<std::int64_t>(ops.ops.size())) + "; conversion ops " +
                   format_percent(ops.conversion_share) + " of step time");
@@ -122,13 +119,14 @@ void ops_section(const RankProfile& rank, Document& doc) {
   }
   if (!ops.kernels.empty()) {
     doc.heading("GPU kernels", 2, "kernels");
-    doc.paragraph(count(ops.kernel_count) + " kernels, " + duration(ops.kernel_time_ns) +
-                  " in all; " + count(ops.small_kernel_count) +
+    doc.paragraph(count(ops.kernel_count) + " kernels in the steady-state steps, " +
+                  duration(ops.kernel_time_ns) + " in all; " + count(ops.small_kernel_count) +
                   " under the small-kernel threshold");
     Table table{{"kernel", "calls", "total", "mean", "p95", "launch", "queue", "of GPU"}, {}, {}};
+    table.names = {true};
     for (std::size_t i = 0; i < std::min(kTopRows, ops.kernels.size()); ++i) {
       const KernelStat& k = ops.kernels[i];
-      table.rows.push_back({shortened(k.name), count(k.time.count), duration(k.time.total_ns),
+      table.rows.push_back({k.name, count(k.time.count), duration(k.time.total_ns),
                             duration(k.time.mean_ns), duration(k.time.p95_ns),
                             duration(k.launch.mean_ns), duration(k.queue.mean_ns),
                             format_percent(k.device_share)});
@@ -178,6 +176,7 @@ void comm_section(const RankProfile& rank, Document& doc) {
 void idle_section(const RankProfile& rank, Document& doc) {
   if (rank.idle.empty()) return;
   doc.heading("Device idle", 2, "idle");
+  doc.paragraph("shares of the steady-state steps' time");
   Table table{{"track", "busy", "idle", "waiting on host", "on data", "on communication"}, {}, {}};
   for (const IdleTrack& t : rank.idle) {
     const auto share = [&](std::int64_t ns) {
@@ -224,17 +223,23 @@ void baseline_section(const ProfileReport& report, Document& doc) {
     paths += (paths.empty() ? "" : ", ") + path;
   doc.paragraph("against " + paths + "; a check fails above +" +
                 format_number(baseline.max_regression_pct) + "% of the baseline's median step");
-  Table table{{"check", "baseline", "current", "change", "result"}, {}, {}};
-  for (const RegressionCheck& c : baseline.checks) {
+  doc.table(checks_table(baseline, "baseline", "current"));
+}
+
+}  // namespace
+
+Table checks_table(const BaselineComparison& comparison, const std::string& baseline,
+                   const std::string& current) {
+  Table table{{"check", baseline, current, "change", "result"}, {}, {}};
+  table.names = {true};
+  for (const RegressionCheck& c : comparison.checks) {
     char change[32];
     std::snprintf(change, sizeof change, "%+.2f%%", c.change_pct);
     table.rows.push_back({c.name, duration(c.baseline_ns), duration(c.current_ns), change,
                           c.regressed ? "REGRESSED" : "ok"});
   }
-  doc.table(std::move(table));
+  return table;
 }
-
-}  // namespace
 
 Document report_document(const ProfileReport& report) {
   Document doc;
@@ -242,7 +247,7 @@ Document report_document(const ProfileReport& report) {
   std::string inputs;
   for (const RankProfile& rank : report.ranks) inputs += (inputs.empty() ? "" : ", ") + rank.path;
   doc.paragraph(inputs);
-  doc.paragraph(verdict_line(report));
+  doc.verdict(verdict_line(report), !report.failed());
   findings_section(report, doc);
   baseline_section(report, doc);
   ranks_section(report, doc);

@@ -26,16 +26,8 @@ void write_junit(const ProfileReport& report, std::ostream& out) {
     suite.cases.push_back(std::move(test));
   }
   if (report.baseline)
-    for (const RegressionCheck& check : report.baseline->checks) {
-      JunitCase test{"parity.baseline", check.name, std::nullopt, std::nullopt};
-      if (check.regressed) {
-        char text[160];
-        std::snprintf(text, sizeof text, "%+.2f%% of the baseline step (allowed %+.2f%%)",
-                      check.change_pct, report.baseline->max_regression_pct);
-        test.failure = check.name + " slower by " + text;
-      }
+    for (JunitCase& test : junit_cases(*report.baseline, "parity.baseline", "the baseline"))
       suite.cases.push_back(std::move(test));
-    }
   write_junit(suite, out);
 }
 

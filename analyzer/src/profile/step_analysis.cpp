@@ -111,10 +111,12 @@ StepAnalysis analyze_steps(const TraceData& trace, const Thresholds& thresholds)
   std::array<std::vector<std::int64_t>, kStepParts> parts;
   for (std::size_t i = analysis.warmup_steps; i < analysis.steps.size(); ++i) {
     const StepBreakdown& row = analysis.steps[i];
+    analysis.steady_spans.push_back({row.start_ns, row.start_ns + row.dur_ns});
     times.push_back(row.dur_ns);
     if (i > 0) gaps.push_back(row.gap_before_ns);
     for (std::size_t p = 0; p < kStepParts; ++p) parts[p].push_back(row.parts[p]);
   }
+  analysis.steady_spans = merge_intervals(std::move(analysis.steady_spans));
   analysis.step_time = distribution_of(times);
   analysis.gap = distribution_of(gaps);
   for (std::size_t p = 0; p < kStepParts; ++p) analysis.parts[p] = distribution_of(parts[p]);

@@ -5,14 +5,17 @@
 #include <map>
 
 #include "parity/analyzer/profile/document.hpp"
+#include "parity/analyzer/profile/profile_report.hpp"
+#include "parity/analyzer/profile/report_document.hpp"
 #include "parity/analyzer/profile/units.hpp"
 #include "parity/analyzer/report_format.hpp"
 
 namespace parity::analyzer {
 namespace {
 
+// Ops and kernels count in the steady-state steps (op_analysis.hpp).
 double steps_of(const RankProfile& profile) {
-  return static_cast<double>(std::max<std::size_t>(1, profile.steps.steps.size()));
+  return static_cast<double>(std::max<std::size_t>(1, profile.steps.steady_count()));
 }
 
 DiffSide side(const Distribution& time, double steps) {
@@ -50,6 +53,7 @@ Table rows_table(const std::vector<DiffRow>& rows, std::size_t limit, const std:
       {what, "calls/step A", "calls/step B", "time/step A", "time/step B", "difference", "change"},
       {},
       {}};
+  table.names = {true};
   for (std::size_t i = 0; i < std::min(limit, rows.size()); ++i) {
     const DiffRow& row = rows[i];
     const auto calls = [](const std::optional<DiffSide>& s) {
@@ -66,17 +70,30 @@ Table rows_table(const std::vector<DiffRow>& rows, std::size_t limit, const std:
   return table;
 }
 
+// What failed, worst first, with values and the limit; what passed only when
+// everything did.
+std::string headline(const TraceDiff& diff) {
+  const BaselineComparison& regression = diff.regression;
+  const std::string allowed = "+" + format_number(regression.max_regression_pct) + "%";
+  if (regression.regressed()) {
+    const auto failed = std::count_if(regression.checks.begin(), regression.checks.end(),
+                                      [](const RegressionCheck& c) { return c.regressed; });
+    return "REGRESSED (" + std::to_string(failed) + " of " +
+           std::to_string(regression.checks.size()) + " checks; each may grow by " + allowed +
+           " of A's median step): " + failed_checks_text(regression);
+  }
+  char step[32];
+  std::snprintf(step, sizeof step, "%+.2f%%", regression.checks.front().change_pct);
+  return "OK: all " + std::to_string(regression.checks.size()) + " checks within " + allowed +
+         " of A's median step; B's median step is " + step + " of A's";
+}
+
 Document diff_document(const TraceDiff& diff, std::size_t limit) {
   Document doc;
   doc.heading("Parity trace diff", 1);
   doc.paragraph("A: " + diff.a_path + " (" + std::to_string(diff.a_steps) + " steps)");
   doc.paragraph("B: " + diff.b_path + " (" + std::to_string(diff.b_steps) + " steps)");
-  const RegressionCheck& step = diff.regression.checks.front();
-  char verdict[200];
-  std::snprintf(verdict, sizeof verdict, "%s: B's median step is %+.2f%% of A's (allowed +%.2f%%)",
-                diff.regression.regressed() ? "REGRESSED" : "OK", step.change_pct,
-                diff.regression.max_regression_pct);
-  doc.paragraph(verdict);
+  doc.verdict(headline(diff), !diff.regression.regressed());
   doc.heading("Step breakdown (steady-state mean)", 2, "steps");
   Table parts{{"part", "A", "B", "difference", "change"}, {}, {}};
   for (const PartDiff& part : diff.parts)
@@ -92,17 +109,8 @@ Document diff_document(const TraceDiff& diff, std::size_t limit) {
     doc.heading("GPU kernels (largest differences first)", 2, "kernels");
     doc.table(rows_table(diff.kernels, limit, "kernel"));
   }
-  std::vector<std::string> regressed;
-  for (const RegressionCheck& c : diff.regression.checks)
-    if (c.regressed) {
-      char text[64];
-      std::snprintf(text, sizeof text, " %+.2f%% of A's step", c.change_pct);
-      regressed.push_back(c.name + text);
-    }
-  if (!regressed.empty()) {
-    doc.heading("Regressions", 2, "regressions");
-    doc.bullets(std::move(regressed));
-  }
+  doc.heading("Regression checks (change in percent of A's median step)", 2, "checks");
+  doc.table(checks_table(diff.regression, "A", "B"));
   return doc;
 }
 
@@ -121,6 +129,17 @@ nlohmann::json rows_json(const std::vector<DiffRow>& rows) {
                     {"b", side_json(row.b)},
                     {"delta_per_step_ns", row.delta_per_step_ns()}});
   return list;
+}
+
+// JUnit: one test case per regression check.
+void write_checks_junit(const TraceDiff& diff, std::ostream& out) {
+  JunitSuite suite;
+  suite.name = "parity diff-trace";
+  suite.properties = {{"a", diff.a_path},
+                      {"b", diff.b_path},
+                      {"max_regression_pct", format_number(diff.regression.max_regression_pct)}};
+  suite.cases = junit_cases(diff.regression, "parity.diff_trace", "A");
+  write_junit(suite, out);
 }
 
 }  // namespace
@@ -145,11 +164,6 @@ TraceDiff diff_traces(const RankProfile& a, const RankProfile& b, double max_reg
   return diff;
 }
 
-const std::vector<std::string>& trace_diff_formats() {
-  static const std::vector<std::string> formats = {"text", "md", "json"};
-  return formats;
-}
-
 nlohmann::json to_json(const TraceDiff& diff) {
   nlohmann::json parts = nlohmann::json::array();
   for (const PartDiff& part : diff.parts)
@@ -164,14 +178,24 @@ nlohmann::json to_json(const TraceDiff& diff) {
           {"regression", to_json(diff.regression)}};
 }
 
+const std::vector<std::string>& trace_diff_formats() { return profile_report_formats(); }
+
+std::string trace_diff_file_name(const std::string& format) {
+  return report_file_name("diff-trace", format);
+}
+
 void write_trace_diff(const TraceDiff& diff, const std::string& format, std::ostream& out,
                       std::size_t rows) {
   if (format == "json")
     out << to_json(diff).dump(2) << '\n';
+  else if (format == "junit")
+    write_checks_junit(diff, out);
   else if (format == "md")
     out << render_markdown(diff_document(diff, rows));
   else if (format == "text")
     out << render_text(diff_document(diff, rows));
+  else if (format == "html")
+    out << render_html(diff_document(diff, rows));
   else
     throw unknown_report_format(format, trace_diff_formats());
 }

@@ -26,6 +26,13 @@ const OpStat& find(const std::vector<OpStat>& stats, const std::string& name,
   throw;
 }
 
+const KernelStat& find_kernel(const std::vector<KernelStat>& stats, const std::string& name) {
+  for (const KernelStat& s : stats)
+    if (s.name == name) return s;
+  FAIL("no kernel " << name);
+  throw;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -63,26 +70,29 @@ TEST_CASE(
 TEST_CASE("ops by type, layers by phase, kernels with launch and queue latency", "[unit]") {
   TempDir dir;
   const OpAnalysis ops = small_profile(dir).ops;
+  // Steady steps 1-3 only: not the warm-up step, nor the reorders and their
+  // kernels at start-up and between steps.
   REQUIRE(ops.ops.size() == 5);
   CHECK(ops.ops.front().name == "conv2d_backward");  // the heaviest first
-  CHECK(ops.ops.front().time.total_ns == 4 * 2'800'000);
-  CHECK(ops.ops.front().step_share == Approx(11.2 / 41));
-  CHECK(find(ops.ops, "reorder").time.count == 4);
-  CHECK(ops.conversion_ns == 4 * 50'000);
-  CHECK(ops.conversion_share == Approx(0.2 / 41));
+  CHECK(ops.ops.front().time.total_ns == 3 * 2'800'000);
+  CHECK(ops.ops.front().step_share == Approx(8.4 / 30));
+  CHECK(find(ops.ops, "reorder").time.count == 3);
+  CHECK(ops.conversion_ns == 3 * 50'000);
+  CHECK(ops.conversion_share == Approx(0.15 / 30));
   REQUIRE(ops.layers.size() == 4);
   CHECK(ops.layers.front().name == "conv1");
   CHECK(ops.layers.front().phase == "backward");
-  CHECK(find(ops.layers, "conv1", "forward").time.total_ns == 4 * 2 * kMs);
+  CHECK(find(ops.layers, "conv1", "forward").time.total_ns == 3 * 2 * kMs);
   CHECK(find(ops.layers, "fc", "backward").time.mean_ns == 1 * kMs);
-  CHECK(find(ops.layers, "fc", "backward").self_ns == 4 * kMs);  // no layer nested in it
-  CHECK(ops.kernel_count == 20);
+  CHECK(find(ops.layers, "fc", "backward").self_ns == 3 * kMs);  // no layer nested in it
+  CHECK(ops.kernel_count == 15);
   CHECK(ops.small_kernel_count == 0);
   REQUIRE(ops.kernels.front().name == "implicit_gemm_dgrad");
-  CHECK(ops.kernels.front().time.total_ns == 4 * 1'400'000);
+  CHECK(ops.kernels.front().time.total_ns == 3 * 1'400'000);
   CHECK(ops.kernels.front().launch.mean_ns == 5'000);
   CHECK(ops.kernels.front().queue.mean_ns == 20'000);
-  CHECK(ops.kernels.front().device_share == Approx(5.6 / 12.5));
+  CHECK(ops.kernels.front().device_share == Approx(4.2 / 9.375));
+  CHECK(find_kernel(ops.kernels, "reorder_kernel").time.count == 3);
 }
 
 TEST_CASE("data queue: empty gets, wait share, rates and the input-bound class", "[unit]") {
@@ -91,13 +101,15 @@ TEST_CASE("data queue: empty gets, wait share, rates and the input-bound class",
   REQUIRE(data.queues.size() == 1);
   const QueueStats& queue = data.queues.front();
   CHECK(queue.name == "train");
-  CHECK(queue.gets == 4);
-  CHECK(queue.puts == 4);
-  CHECK(queue.empty_gets == 2);
-  CHECK(queue.empty_ratio == 0.5);
+  // Samples in steps 1-3: gets at 23, 35, 47 ms, puts at 31 and 43 ms.
+  CHECK(queue.gets == 3);
+  CHECK(queue.puts == 2);
+  CHECK(queue.empty_gets == 1);
+  CHECK(queue.empty_ratio == Approx(1.0 / 3));
   CHECK(queue.capacity == 2);
-  CHECK(queue.consumer_wait_share == Approx(3.01 / 41));
-  CHECK(queue.consumer_rate == Approx(3 / 0.035));  // gets at 12, 23, 35, 47 ms
+  CHECK(queue.consumer_wait_share == Approx(1.01 / 30));
+  CHECK(queue.consumer_rate == Approx(2 / 0.024));
+  CHECK(queue.producer_rate == Approx(1 / 0.012));
   CHECK(data.input_bound_share == Approx(0.1));
   CHECK(data.input_bound == InputBound::kModerately);
   CHECK(data.share_source == "data_wait phase");
@@ -108,14 +120,14 @@ TEST_CASE("communication: bandwidths, overlap with kernels, exposed time", "[uni
   const CommAnalysis comm = small_profile(dir).comm;
   REQUIRE(comm.ops.size() == 1);
   const CollectiveStats& allreduce = comm.ops.front();
-  CHECK(allreduce.op == "allreduce");
-  CHECK(allreduce.time.count == 4);
+  CHECK(allreduce.op == "allreduce");  // not the broadcast at start-up
+  CHECK(allreduce.time.count == 3);
   CHECK(allreduce.algorithm_gbps == Approx(4.0));  // 8 MB in 2 ms
   CHECK(allreduce.bus_gbps == Approx(6.0));        // x 2(n-1)/n with n = 4
   // No kernel runs during the allreduces: all of it is exposed on the device.
   CHECK(comm.compute_source == "device kernels");
   CHECK(comm.overlapped_ns == 0);
-  CHECK(comm.exposed_ns == 8 * kMs);
+  CHECK(comm.exposed_ns == 6 * kMs);
   CHECK(comm.exposed_share == Approx(0.1));  // the host's view: the part past backward
   REQUIRE(comm.buckets.size() == 1);
   CHECK(comm.buckets.front().bytes == small_trace::kAllReduceBytes);
@@ -127,13 +139,16 @@ TEST_CASE("device idle time is attributed to data, communication and host", "[un
   REQUIRE(profile.idle.size() == 1);
   const IdleTrack& stream = profile.idle.front();
   CHECK(stream.track == "GPU 0 stream 7");
-  CHECK(stream.window_ns == 46 * kMs);
-  CHECK(stream.busy_ns == 12'500'000);
-  CHECK(stream.idle_ns == 33'500'000);
-  CHECK(stream.idle_by_cause[static_cast<std::size_t>(IdleCause::kData)] == 5 * kMs);
-  CHECK(stream.idle_by_cause[static_cast<std::size_t>(IdleCause::kCommunication)] == 8 * kMs);
-  CHECK(stream.idle_by_cause[static_cast<std::size_t>(IdleCause::kHost)] == 20'500'000);
+  // The steady steps' 30 ms, not the gaps between them: per step 3.125 ms of
+  // kernels, 1 ms idle in the data wait, 2 ms under the allreduce.
+  CHECK(stream.window_ns == 30 * kMs);
+  CHECK(stream.busy_ns == 9'375'000);
+  CHECK(stream.idle_ns == 20'625'000);
+  CHECK(stream.idle_by_cause[static_cast<std::size_t>(IdleCause::kData)] == 3 * kMs);
+  CHECK(stream.idle_by_cause[static_cast<std::size_t>(IdleCause::kCommunication)] == 6 * kMs);
+  CHECK(stream.idle_by_cause[static_cast<std::size_t>(IdleCause::kHost)] == 11'625'000);
   REQUIRE(!stream.longest.empty());
+  CHECK(stream.longest.front().dur_ns == 3'465'000);  // after backward's last kernel
   CHECK(stream.longest.front().dur_ns >= stream.longest.back().dur_ns);
 }
 

@@ -8,52 +8,13 @@
 #include <sstream>
 
 #include "parity/profiler/trace_writer.hpp"
-#include "process.hpp"
 #include "refusal.hpp"
-#include "temp_dir.hpp"
+#include "traced_run.hpp"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-ProcessResult parity_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), PARITY_CLI);
-  return run_process(args);
-}
-
-// A traced training run of a small ResNet-18 on synthetic data: `steps`
-// steps of batch 8, with `extra` parity-train arguments.
-fs::path traced_run(const TempDir& dir, const std::string& name, int steps, int workers,
-                    std::vector<std::string> extra = {}) {
-  const fs::path config = dir / (name + ".yaml");
-  std::ofstream(config) << "net_name: resnet18\nclass_num: 4\ndataset: synthetic\n"
-                        << "synthetic_size: " << 8 * steps << "\n"
-                        << "train_image_size: 32\neval_image_size: 32\nbatch_size: 8\n"
-                        << "epoch_size: 1\nlr_max: 0.01\nnum_workers: " << workers << "\n"
-                        << "prefetch: 2\nthreads: 1\nseed: 3\nsave_checkpoint: false\n"
-                        << "checkpoint_path: " << (dir / "checkpoints").string() << "\n";
-  const fs::path trace = dir / (name + ".db");
-  std::vector<std::string> args{PARITY_TRAIN,    "train",   "--config",
-                                config.string(), "--trace", trace.string()};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const ProcessResult run = run_process(args);
-  INFO(run.err);
-  REQUIRE(run.exit_code == 0);
-  return trace;
-}
-
-json json_report(const std::vector<std::string>& traces, std::vector<std::string> extra = {},
-                 int expected_exit = -1) {
-  std::vector<std::string> args{"report", "--format", "json"};
-  args.insert(args.end(), traces.begin(), traces.end());
-  args.insert(args.end(), extra.begin(), extra.end());
-  const ProcessResult result = parity_cli(args);
-  INFO(result.err);
-  if (expected_exit >= 0) CHECK(result.exit_code == expected_exit);
-  REQUIRE(result.exit_code != 2);
-  return json::parse(result.out);
-}
 
 // A copy of `trace` with every time and duration scaled by `factor`: the same
 // run, uniformly slower.
@@ -74,6 +35,18 @@ fs::path slowed_copy(const fs::path& trace, const fs::path& copy, double factor)
   INFO(update.err);
   REQUIRE(update.exit_code == 0);
   return copy;
+}
+
+// "CASES FAILURES" of a JUnit file, as Python's XML parser reads it.
+std::string junit_counts(const fs::path& file) {
+  const ProcessResult counts =
+      run_process({PARITY_PYTHON, "-c",
+                   "import sys,xml.etree.ElementTree as E; s=E.parse(sys.argv[1]).getroot(); "
+                   "print(len(s.findall('.//testcase')), len(s.findall('.//failure')), end='')",
+                   file.string()});
+  INFO(counts.err);
+  CHECK(counts.exit_code == 0);
+  return counts.out;
 }
 
 const json* finding(const json& report, const std::string& rule) {
@@ -161,6 +134,25 @@ TEST_CASE("a clean run has no warning-level finding, baselines catch a 10% slowd
     const json parsed = json::parse(same.out);
     CHECK(parsed["regression"]["regressed"] == false);
     CHECK(parsed["ops"].size() > 3);
+    CHECK_THAT(parity_cli({"diff-trace", clean.string(), slower1.string()}).out,
+               Catch::Contains("OK: all "));
+
+    // Every format of parity report at once; JUnit: one case per check, the failed ones failing.
+    const fs::path out = dir / "diff";
+    const ProcessResult all =
+        parity_cli({"diff-trace", clean.string(), slower10.string(), "--format",
+                    "text,md,html,json,junit", "-o", out.string()});
+    INFO(all.err);
+    CHECK(all.exit_code == 1);
+    for (const char* file : {"diff-trace.txt", "diff-trace.md", "diff-trace.html",
+                             "diff-trace.json", "diff-trace.junit.xml"})
+      CHECK(fs::file_size(out / file) > 200);
+    const json checks = json::parse(std::ifstream(out / "diff-trace.json"))["regression"]["checks"];
+    std::size_t regressed = 0;
+    for (const json& check : checks) regressed += check["regressed"].get<bool>() ? 1 : 0;
+    CHECK(regressed >= 1);
+    CHECK(junit_counts(out / "diff-trace.junit.xml") ==
+          std::to_string(checks.size()) + " " + std::to_string(regressed));
   }
   SECTION("every format at once into a directory") {
     const fs::path out = dir / "reports";
@@ -177,14 +169,8 @@ TEST_CASE("a clean run has no warning-level finding, baselines catch a 10% slowd
     markdown << md.rdbuf();
     CHECK_THAT(markdown.str(), Catch::Contains("| part | mean |"));
     // JUnit: one case per rule and per regression check, all passing.
-    const ProcessResult junit =
-        run_process({PARITY_PYTHON, "-c",
-                     "import sys,xml.etree.ElementTree as E; s=E.parse(sys.argv[1]).getroot(); "
-                     "print(len(s.findall('.//testcase')), len(s.findall('.//failure')))",
-                     (out / "report.junit.xml").string()});
-    INFO(junit.err);
     const json rules = json::parse(std::ifstream(out / "report.json"))["baseline"]["checks"];
-    CHECK(junit.out == std::to_string(12 + rules.size()) + " 0\n");
+    CHECK(junit_counts(out / "report.junit.xml") == std::to_string(12 + rules.size()) + " 0");
   }
 }
 
@@ -258,6 +244,9 @@ TEST_CASE("bad inputs are refused with exit code 2 and a clear message", "[e2e]"
                   "not a non-negative number");
     check_refused(parity_cli({"report"}), "no trace given");
     check_refused(parity_cli({"diff-trace", ok, (dir / "missing.db").string()}), "missing.db");
+    check_refused(parity_cli({"diff-trace", ok, ok, "--format", "md,junit"}),
+                  "several formats need an output directory");
+    check_refused(parity_cli({"diff-trace", ok, ok, "--format", "pdf"}), "pdf");
   }
 }
 

@@ -32,10 +32,11 @@ class Builder {
     return id;
   }
 
-  // An op range inside `layer`, launching one kernel.
-  void op(std::int64_t start, std::int64_t dur, const std::string& text, std::int64_t layer,
-          const std::string& kernel) {
-    range(start, dur, text, Category::kOp, 3, layer);
+  // An op range inside `layer` (none: at the top, outside every step),
+  // launching one kernel.
+  void op(std::int64_t start, std::int64_t dur, const std::string& text,
+          std::optional<std::int64_t> layer, const std::string& kernel) {
+    range(start, dur, text, Category::kOp, layer ? 3 : 0, layer);
     const std::int64_t correlation = next_correlation_++;
     const std::int64_t launch = start + 10'000;
     writer_.add(ApiCallRow{kMain, launch, next_activity_++, 5'000, ApiKind::kRuntime,
@@ -76,6 +77,20 @@ void write(const std::filesystem::path& path, std::int64_t rank) {
   writer.add(TrackRow{kLane, TrackKind::kCollective, b.name("nccl allreduce"), {}, {}, {}, {}});
   writer.add(TrackRow{kLoss, TrackKind::kCounter, b.name("loss"), {}, {}, {}, {}});
   writer.add(TrackRow{kLossScale, TrackKind::kCounter, b.name("loss_scale"), {}, {}, {}, {}});
+
+  // Outside the steps: weight layouts at start-up, a parameter broadcast, and
+  // a checkpoint between steps 2 and 3; no analysis counts them.
+  b.op(2 * kMs, kMs, "reorder", std::nullopt, "reorder_kernel");
+  CollectiveRow broadcast;
+  broadcast.track = kLane;
+  broadcast.start_ns = 4 * kMs;
+  broadcast.dur_ns = kMs;
+  broadcast.op = CollectiveOp::kBroadcast;
+  broadcast.bytes = kAllReduceBytes;
+  broadcast.dtype = "float32";
+  writer.add(broadcast);
+  b.op(kFirstStepStart + 2 * kStepPeriod + 10'500'000, 500'000, "reorder", std::nullopt,
+       "reorder_kernel");
 
   const double losses[] = {2.0, 1.5, 1.2, 1.0};
   const double scales[] = {65536, 32768, 32768, 65536};

@@ -13,7 +13,13 @@
 // Each op launches one kernel (half the op's duration) 10 us after the op
 // starts, through a 5 us API call; the kernel starts 20 us after the call ends.
 // Queue "train": consumer gets after each data wait; steps 0 and 1 waited
-// the whole data wait, steps 2 and 3 5 us. Loss scale drops once.
+// the whole data wait, steps 2 and 3 5 us; a producer put 3 ms before each
+// step starts (the first before any step, the second in step 0). Loss scale
+// drops once.
+// Outside the steps: a 1 ms reorder op at 2 ms and a 0.5 ms one at 44.5 ms
+// (between steps 2 and 3), each launching a kernel, and a 1 ms broadcast at
+// 4 ms. The analyses count only what starts in the steady steps 1-3
+// ([22, 32), [34, 44), [46, 56) ms, 30 ms in all).
 #pragma once
 
 #include <cstdint>

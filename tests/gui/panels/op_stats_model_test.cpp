@@ -90,12 +90,13 @@ class OpStatsModelTest : public QObject {
       QCOMPARE(cell(model, r, QStringLiteral("Step share"), kSortRole).toDouble(), op.step_share);
     }
 
-    // The small trace's numbers, by hand: conv2d_backward runs 2.8 ms in each of 4 steps.
+    // The small trace's numbers, by hand: conv2d_backward runs 2.8 ms in each
+    // of the 3 steady-state steps (the analyzer leaves the warm-up step out).
     model.set_analysis(ops_of(small_));
     QCOMPARE(names(model),
              (QStringList{"conv2d_backward", "conv2d", "linear", "linear_backward", "reorder"}));
-    QCOMPARE(cell(model, 0, QStringLiteral("Calls")).toString(), QStringLiteral("4"));
-    QCOMPARE(cell(model, 0, QStringLiteral("Total")).toString(), QStringLiteral("11.2 ms"));
+    QCOMPARE(cell(model, 0, QStringLiteral("Calls")).toString(), QStringLiteral("3"));
+    QCOMPARE(cell(model, 0, QStringLiteral("Total")).toString(), QStringLiteral("8.40 ms"));
     QCOMPARE(cell(model, 0, QStringLiteral("Mean")).toString(), QStringLiteral("2.80 ms"));
     QCOMPARE(cell(model, 0, QStringLiteral("Total"), Qt::TextAlignmentRole).value<Qt::Alignment>() &
                  Qt::AlignRight,
@@ -107,12 +108,12 @@ class OpStatsModelTest : public QObject {
     model.set_analysis(ops_of(small_));
     QCOMPARE(model.headerData(model.ranking_column(), Qt::Horizontal).toString(),
              QStringLiteral("Self"));
-    // By self time: conv1's backward (3 ms a step), then its forward (2 ms).
+    // By self time: conv1's backward (3 ms a steady step), then its forward (2 ms).
     QCOMPARE(model.name(0), QStringLiteral("conv1"));
     QCOMPARE(cell(model, 0, QStringLiteral("Phase")).toString(), QStringLiteral("backward"));
-    QCOMPARE(cell(model, 0, QStringLiteral("Self"), kSortRole).toDouble(), 12e6);
+    QCOMPARE(cell(model, 0, QStringLiteral("Self"), kSortRole).toDouble(), 9e6);
     QCOMPARE(cell(model, 1, QStringLiteral("Phase")).toString(), QStringLiteral("forward"));
-    QCOMPARE(cell(model, 1, QStringLiteral("Self")).toString(), QStringLiteral("8.00 ms"));
+    QCOMPARE(cell(model, 1, QStringLiteral("Self")).toString(), QStringLiteral("6.00 ms"));
   }
 
   void kernels_show_device_share_and_launch_latency() {
@@ -120,10 +121,10 @@ class OpStatsModelTest : public QObject {
     model.set_analysis(ops_of(small_));
     const auto& kernels = small_->focus_rank().ops.kernels;
     QCOMPARE(model.rowCount(), static_cast<int>(kernels.size()));
-    // Each kernel runs half its op: implicit_gemm_dgrad 1.4 ms a step, launched
-    // through a 5 us call and started 20 us after it.
+    // Each kernel runs half its op: implicit_gemm_dgrad 1.4 ms a steady step,
+    // launched through a 5 us call and started 20 us after it.
     QCOMPARE(model.name(0), QStringLiteral("implicit_gemm_dgrad"));
-    QCOMPARE(cell(model, 0, QStringLiteral("Total")).toString(), QStringLiteral("5.60 ms"));
+    QCOMPARE(cell(model, 0, QStringLiteral("Total")).toString(), QStringLiteral("4.20 ms"));
     QCOMPARE(cell(model, 0, QStringLiteral("Device share"), kSortRole).toDouble(),
              kernels[0].device_share);
     QCOMPARE(cell(model, 0, QStringLiteral("Launch")).toString(), QStringLiteral("5.00 us"));

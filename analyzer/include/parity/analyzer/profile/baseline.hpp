@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parity/analyzer/profile/rank_profile.hpp"
+#include "parity/analyzer/report_format.hpp"
 
 namespace parity::analyzer {
 
@@ -35,5 +36,14 @@ BaselineComparison compare_to_baseline(const std::vector<RankProfile>& current,
                                        double max_regression_pct);
 
 nlohmann::json to_json(const BaselineComparison& comparison);
+
+// The failed checks, worst first, each with its change and times:
+// "data_wait per step +57.00% (1.20 ms -> 7.04 ms), step time +6.10% (...)";
+// empty when none failed.
+std::string failed_checks_text(const BaselineComparison& comparison);
+// One JUnit test case per check, failing when it regressed; `reference`
+// names the baseline run in the messages ("the baseline", "A").
+std::vector<JunitCase> junit_cases(const BaselineComparison& comparison,
+                                   const std::string& classname, const std::string& reference);
 
 }  // namespace parity::analyzer

@@ -2,7 +2,8 @@
 // bandwidth, and how much of it ran under compute. Compute is the device's
 // kernels when the trace has any, else the host's forward and backward phases
 // (a CPU run computes on the host). A collective's exposed time is the part
-// of it that no compute covers.
+// of it that no compute covers. Only collectives that start inside a
+// steady-state step count (step_analysis.hpp): not a start-up broadcast.
 //   algorithm bandwidth  bytes / duration;
 //   bus bandwidth        algorithm bandwidth x 2(n-1)/n for an allreduce of n
 //                        ranks (NCCL's convention: what each link carried).

@@ -2,7 +2,9 @@
 // data queues show. The input-bound share is the steady-state share of step
 // time spent in the data_wait phase (or, for a trace without phases, in
 // consumer waits on the queue), classed as TensorFlow's profiler does: under
-// 5% not input-bound, 5-20% moderately, over 20% highly.
+// 5% not input-bound, 5-20% moderately, over 20% highly. Queue statistics
+// count only the samples taken inside the steady-state steps
+// (step_analysis.hpp); a queue with none there is left out.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +27,8 @@ struct QueueStats {
   std::uint32_t capacity = 0;
   std::int64_t gets = 0, empty_gets = 0, puts = 0;
   double empty_ratio = 0;          // gets that found the queue empty (the consumer waited)
-  double consumer_wait_share = 0;  // consumer wait / total step time
-  double producer_wait_share = 0;  // producers blocked on a full queue / total step time
+  double consumer_wait_share = 0;  // consumer wait / steady-state step time
+  double producer_wait_share = 0;  // producers blocked on a full queue / steady step time
   double producer_rate = 0, consumer_rate = 0;  // batches per second over each side's span
   double mean_depth = 0;                        // seen by the consumer
   std::vector<QueueDepthPoint> depth_series;    // at most kDepthSeriesPoints, for charts

@@ -1,5 +1,7 @@
-// Device idle analysis: on every GPU stream, the time within the steps when
-// the stream ran nothing, attributed to what the host was doing meanwhile:
+// Device idle analysis: on every GPU stream, the time within the steady-state
+// steps (step_analysis.hpp; not the time between them: checkpoints,
+// evaluation) when the stream ran nothing, attributed to what the host was
+// doing meanwhile:
 //   data           the host was in its data_wait phase;
 //   communication  a collective was in flight (and the host was not waiting on data);
 //   host           anything else: the device waited for the host to queue work.
@@ -28,7 +30,7 @@ struct IdleGap {
 
 struct IdleTrack {
   std::string track;
-  std::int64_t window_ns = 0;  // from the first step's start to the last step's end
+  std::int64_t window_ns = 0;  // the steady-state steps' time
   std::int64_t busy_ns = 0, idle_ns = 0;
   std::array<std::int64_t, kIdleCauses> idle_by_cause{};
   std::vector<IdleGap> longest;  // the longest gaps, longest first

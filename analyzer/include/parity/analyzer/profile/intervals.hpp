@@ -17,6 +17,10 @@ struct Interval {
 std::vector<Interval> merge_intervals(std::vector<Interval> intervals);
 // Time of `interval` covered by `merged` (sorted and disjoint). O(log n + k).
 std::int64_t covered_length(const std::vector<Interval>& merged, Interval interval);
+// Whether `t` lies in one of `merged` (sorted and disjoint), ends excluded.
+bool contains(const std::vector<Interval>& merged, std::int64_t t);
+// The parts of `window` that `merged` (sorted and disjoint) leaves uncovered.
+std::vector<Interval> gaps_within(const std::vector<Interval>& merged, Interval window);
 // Time of `interval` covered by both `a` and `b` (each sorted and disjoint).
 std::int64_t covered_by_both(const std::vector<Interval>& a, const std::vector<Interval>& b,
                              Interval interval);

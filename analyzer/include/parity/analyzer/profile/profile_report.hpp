@@ -59,8 +59,10 @@ void write_junit(const ProfileReport& report, std::ostream& out);
 void write_html(const ProfileReport& report, std::ostream& out);
 
 // The formats by name (text, md, html, json, junit), and the file name each
-// gets in an output directory (report.txt, report.md, ...).
+// gets in an output directory: `stem`.txt, .md, .html, .json, .junit.xml
+// (report.txt, ... for a profile report).
 const std::vector<std::string>& profile_report_formats();
+std::string report_file_name(const std::string& stem, const std::string& format);
 std::string profile_report_file_name(const std::string& format);
 // Throws parity::Error for a format that is not one of profile_report_formats().
 void write_profile_report(const ProfileReport& report, const std::string& format,

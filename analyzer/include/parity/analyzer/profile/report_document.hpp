@@ -14,4 +14,10 @@ inline constexpr std::size_t kTopRows = 15;  // rows of the op, layer and kernel
 
 Document report_document(const ProfileReport& report);
 
+// A baseline comparison's checks, one row each: the check, its time in the
+// baseline run and in the current run (columns named `baseline`, `current`),
+// the change in percent of the baseline's median step, the result.
+Table checks_table(const BaselineComparison& comparison, const std::string& baseline,
+                   const std::string& current);
+
 }  // namespace parity::analyzer

@@ -8,6 +8,10 @@
 //   optimizer                     the optimizer phase less that communication;
 //   other                         the rest (loss, logging, host gaps).
 // `gap_before` is the time between the previous step's end and this start.
+// The steady state is every step after the first `warmup_steps`; the other
+// analyses (ops, kernels, data queues, communication, device idle) count only
+// what starts inside a steady-state step's span, on any thread, so that
+// start-up, checkpoints, evaluation and warm-up never count as step time.
 #pragma once
 
 #include <array>
@@ -44,11 +48,17 @@ struct StepAnalysis {
   Distribution gap;                            // steady state
   std::array<Distribution, kStepParts> parts;  // steady state
   std::int64_t total_step_ns = 0;              // every step, warm-up included
+  std::vector<Interval> steady_spans;          // the steady steps' [start, end), merged
 
   const Distribution& part(StepPart p) const { return parts[static_cast<std::size_t>(p)]; }
   // Steady-state share of the step spent in `p` (sum of part / sum of step time).
   double share(StepPart p) const;
   bool has_steady_state() const { return steps.size() > warmup_steps; }
+  // Whether `ts` lies inside a steady-state step ([start, end)).
+  bool in_steady_state(std::int64_t ts) const { return contains(steady_spans, ts); }
+  // Steady-state steps and their total time: what per-step figures divide by.
+  std::size_t steady_count() const { return steps.size() - warmup_steps; }
+  double steady_ns() const { return step_time.total_ns; }
 };
 
 // Which part a phase range's name stands for; kOther for names it does not know.

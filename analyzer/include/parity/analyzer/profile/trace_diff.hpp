@@ -2,7 +2,9 @@
 // breakdown, and every op and kernel with its calls and time per step in each
 // run. Per step, because two runs rarely record the same number of steps.
 // B is the run under test; its regression checks are those of a baseline
-// comparison with A as the baseline (baseline.hpp).
+// comparison with A as the baseline (baseline.hpp). Rendered in every format
+// of a profile report: text, Markdown and HTML from one Document, JSON, and
+// JUnit with one test case per regression check.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -41,7 +43,9 @@ struct TraceDiff {
 
 TraceDiff diff_traces(const RankProfile& a, const RankProfile& b, double max_regression_pct);
 
-const std::vector<std::string>& trace_diff_formats();  // text, md, json
+const std::vector<std::string>& trace_diff_formats();         // text, md, html, json, junit
+std::string trace_diff_file_name(const std::string& format);  // diff-trace.txt, ...
+// Throws parity::Error for a format that is not one of trace_diff_formats().
 void write_trace_diff(const TraceDiff& diff, const std::string& format, std::ostream& out,
                       std::size_t rows);
 nlohmann::json to_json(const TraceDiff& diff);
