@@ -63,7 +63,10 @@ TEST_CASE(
   TempDir dir;
   constexpr double kDelayMs = 25;
   // No loader threads: every batch's delay is waited out inside the step's data_wait.
-  const fs::path trace = traced_run(dir, "slow", 12, 0, {"--data-delay-ms", "25"});
+  // The ImageNet stem keeps the steps short (the small stem's 0.5-0.9 s steps on
+  // a slow 2-core machine made the delay under 5% of a step: no finding).
+  const fs::path trace =
+      traced_run(dir, "slow", 12, 0, {"--data-delay-ms", "25", "--set", "stem=imagenet"});
   const json report = json_report({trace.string()});
   const json& steps = report["ranks"][0]["steps"];
   // The truth: the planted delay per steady step over the steady steps' wall time.
