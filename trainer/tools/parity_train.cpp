@@ -17,6 +17,7 @@
 #include <iostream>
 
 #include "parity/core/error.hpp"
+#include "parity/core/log.hpp"
 #include "parity/core/version.hpp"
 #include "parity/trainer/debug/anomaly_detector.hpp"
 #include "parity/trainer/dist/mpi_communicator.hpp"
@@ -120,10 +121,16 @@ struct ConfigArguments {
         .add_option("--threads", threads, "compute threads (default: the config's, 0 = all cores)")
         ->check(CLI::NonNegativeNumber);
   }
-  parity::trainer::TrainConfig load() const {
+  // Says once (on rank 0 of a data-parallel run) which model_zoo keys the
+  // config ignored and which of their values it read in Parity's terms.
+  parity::trainer::TrainConfig load(bool say_notes) const {
     std::vector<std::string> all = overrides;
     if (threads >= 0) all.push_back("threads=" + std::to_string(threads));
-    return parity::trainer::load_train_config(file, all);
+    parity::trainer::ConfigNotes notes;
+    auto config = parity::trainer::load_train_config(file, all, &notes);
+    if (say_notes)
+      for (const std::string& line : notes.lines()) parity::log::info(line);
+    return config;
   }
 };
 
@@ -208,7 +215,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (eval->parsed()) {
-      parity::trainer::evaluate_checkpoint(eval_config.load(), checkpoint, std::cout);
+      parity::trainer::evaluate_checkpoint(eval_config.load(true), checkpoint, std::cout);
       return 0;
     }
     if (!trace.empty()) options.trace = trace;
@@ -216,7 +223,8 @@ int main(int argc, char** argv) {
       options.trace_steps = parity::trainer::StepSelection::parse(trace_steps, "--trace-steps");
     if (!resume.empty()) options.resume = resume;
     options.debug = debug.options();
-    parity::trainer::train(train_config.load(), options, std::cout);
+    const bool first_rank = !communicator || communicator->rank() == 0;
+    parity::trainer::train(train_config.load(first_rank), options, std::cout);
     return 0;
   } catch (const parity::trainer::AnomalyDetected& anomaly) {
     std::cout << std::flush;

@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <variant>
 
+#include "model_zoo_keys.hpp"
 #include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
 #include "parity/trainer/optim/lr_schedule.hpp"
+#include "parity/trainer/optim/optimizer_choice.hpp"
 
 namespace parity::trainer {
 namespace {
@@ -25,7 +28,7 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 46> kKeys{{
+const std::array<Key, 47> kKeys{{
     {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual,
@@ -52,8 +55,11 @@ const std::array<Key, 46> kKeys{{
     {"steps_per_epoch", &TrainConfig::steps_per_epoch,
      "steps in an epoch (0: one pass over the training set; fewer: each epoch a fresh random "
      "subset, as MindSpore's sink_size)"},
+    {"optimizer", &TrainConfig::optimizer,
+     "Momentum (SGD with momentum, any case); Thor and LARS load, but training refuses them (not "
+     "implemented yet)"},
     {"lr_decay_mode", &TrainConfig::lr_decay_mode,
-     "cosine (seed), steps, poly, warmup_cosine or constant"},
+     "cosine (seed), steps, step, poly, linear (model_zoo's), warmup_cosine or constant"},
     {"lr_init", &TrainConfig::lr_init, "learning rate at the start of warmup"},
     {"lr_max", &TrainConfig::lr_max, "peak learning rate"},
     {"lr_end", &TrainConfig::lr_end, "final learning rate (warmup_cosine)"},
@@ -107,12 +113,10 @@ std::string valid_keys() {
   return "valid keys: " + list;
 }
 
-const Key& find_key(std::string_view name, const std::string& where) {
+const Key* find_key(std::string_view name) {
   const auto it =
       std::find_if(kKeys.begin(), kKeys.end(), [&](const Key& k) { return k.name == name; });
-  if (it == kKeys.end())
-    throw Error("unknown config key '" + std::string(name) + "'", where, valid_keys());
-  return *it;
+  return it == kKeys.end() ? nullptr : &*it;
 }
 
 std::string_view type_name(const Member& member) {
@@ -157,14 +161,55 @@ void require(bool ok, std::string_view key, const std::string& what, const T& va
   if (!ok) throw Error(text.str(), "config", "fix the value in the config file or with --set");
 }
 
-}  // namespace
+// A config being read: our keys set so far, which of them were given (in the
+// file or a --set), and the model_zoo keys met, applied once all is read.
+struct Reading {
+  TrainConfig config;
+  std::set<std::string, std::less<>> given;
+  std::vector<model_zoo::FoundKey> model_zoo_keys;
 
-void apply_override(TrainConfig& config, std::string_view assignment) {
+  void set(std::string_view name, const YAML::Node& value, const std::string& where) {
+    if (const Key* key = find_key(name)) {
+      assign(config, *key, value, where);
+      given.emplace(name);
+    } else if (const model_zoo::Key* theirs = model_zoo::find_key(name)) {
+      model_zoo_keys.push_back({theirs, value, where});
+    } else {
+      throw Error("unknown config key '" + std::string(name) + "'", where, valid_keys());
+    }
+  }
+};
+
+// model_zoo's parse_yaml reads up to three documents: the config, help texts
+// for its command line, and choices. Only the first is a config.
+constexpr std::size_t kMaxDocuments = 3;
+
+Reading read_text(const std::string& yaml, const std::string& source) {
+  Reading reading;
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(yaml);
+  } catch (const YAML::Exception& error) {
+    throw Error("not valid YAML: " + error.msg, location(source, error.mark));
+  }
+  if (documents.size() > kMaxDocuments)
+    throw Error("a config holds at most " + std::to_string(kMaxDocuments) +
+                    " YAML documents (model_zoo's: the config, help texts, choices), this one " +
+                    std::to_string(documents.size()),
+                source, "keep the settings in the first document");
+  if (documents.empty() || documents.front().IsNull()) return reading;
+  const YAML::Node& root = documents.front();
+  if (!root.IsMap()) throw Error("a config must be a map of key: value lines", source);
+  for (const auto& entry : root)
+    reading.set(entry.first.as<std::string>(), entry.second, location(source, entry.first.Mark()));
+  return reading;
+}
+
+void read_override(Reading& reading, std::string_view assignment) {
   const auto equals = assignment.find('=');
   const std::string where = "--set " + std::string(assignment);
   if (equals == std::string_view::npos || equals == 0)
     throw Error("expected --set key=value", where);
-  const Key& key = find_key(assignment.substr(0, equals), where);
   YAML::Node value;
   try {
     value = YAML::Load(std::string(assignment.substr(equals + 1)));
@@ -172,7 +217,31 @@ void apply_override(TrainConfig& config, std::string_view assignment) {
     throw Error("cannot read the value: " + error.msg, where);
   }
   if (value.IsNull()) value = YAML::Node("");  // "key=" sets an empty string
-  assign(config, key, value, where);
+  reading.set(assignment.substr(0, equals), value, where);
+}
+
+TrainConfig finish(Reading reading, ConfigNotes* notes) {
+  ConfigNotes unused;
+  ConfigNotes& said = notes ? *notes : unused;
+  model_zoo::translate_values(reading.config, said);
+  model_zoo::apply(reading.config, reading.model_zoo_keys, reading.given, said);
+  validate(reading.config);
+  return reading.config;
+}
+
+}  // namespace
+
+std::vector<std::string> ConfigNotes::lines() const {
+  std::vector<std::string> lines;
+  if (!ignored_keys.empty()) {
+    std::string line = "config: ignoring " + std::to_string(ignored_keys.size()) +
+                       (ignored_keys.size() == 1 ? " model_zoo key" : " model_zoo keys") +
+                       " Parity does not use (`parity-train keys` says why): ";
+    for (std::size_t i = 0; i < ignored_keys.size(); ++i) line += (i ? ", " : "") + ignored_keys[i];
+    lines.push_back(line);
+  }
+  for (const auto& reading : readings) lines.push_back("config: " + reading);
+  return lines;
 }
 
 void validate(const TrainConfig& c) {
@@ -186,6 +255,7 @@ void validate(const TrainConfig& c) {
   };
   one_of("net_name", c.net_name, {"resnet18", "resnet34", "resnet50", "resnet101", "resnet152"});
   one_of("dataset", c.dataset, {"fashion_mnist", "cifar10", "imagefolder", "synthetic"});
+  if (!parse_optimizer(c.optimizer)) one_of("optimizer", c.optimizer, optimizer_names());
   one_of("lr_decay_mode", c.lr_decay_mode, lr_decay_mode_names());
   one_of("label_smooth_convention", c.label_smooth_convention, {"pytorch", "mindspore"});
   one_of("device_target", c.device_target, {"CPU", "GPU"});
@@ -239,26 +309,12 @@ void validate(const TrainConfig& c) {
 }
 
 TrainConfig parse_train_config(const std::string& yaml, const std::string& source) {
-  TrainConfig config;
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml);
-  } catch (const YAML::Exception& error) {
-    throw Error("not valid YAML: " + error.msg, location(source, error.mark));
-  }
-  if (root.IsNull()) return config;
-  if (!root.IsMap()) throw Error("a config must be a map of key: value lines", source);
-  for (const auto& entry : root) {
-    const std::string where = location(source, entry.first.Mark());
-    assign(config, find_key(entry.first.as<std::string>(), where), entry.second, where);
-  }
-  validate(config);
-  return config;
+  return finish(read_text(yaml, source), nullptr);
 }
 
 TrainConfig load_train_config(const std::filesystem::path& file,
-                              const std::vector<std::string>& overrides) {
-  TrainConfig config;
+                              const std::vector<std::string>& overrides, ConfigNotes* notes) {
+  Reading reading;
   if (!file.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
@@ -268,11 +324,10 @@ TrainConfig load_train_config(const std::filesystem::path& file,
     std::stringstream text;
     text << in.rdbuf();
     if (!in) throw Error("cannot read the config file", file.string());
-    config = parse_train_config(text.str(), file.string());
+    reading = read_text(text.str(), file.string());
   }
-  for (const auto& assignment : overrides) apply_override(config, assignment);
-  validate(config);
-  return config;
+  for (const auto& assignment : overrides) read_override(reading, assignment);
+  return finish(std::move(reading), notes);
 }
 
 std::string to_yaml(const TrainConfig& config) {
@@ -301,6 +356,9 @@ std::string describe_config_keys() {
     text << "  " << key.name << " (" << type_name(key.member) << ", default "
          << (value.empty() ? "\"\"" : value) << "): " << key.meaning << '\n';
   }
+  text << "\nmodel_zoo keys (MindSpore's ResNet configs) that are not Parity's, and what "
+          "parity-train does with them:\n"
+       << model_zoo::describe_keys();
   return text.str();
 }
 

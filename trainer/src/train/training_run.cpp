@@ -29,6 +29,7 @@
 #include "parity/trainer/loss/softmax_cross_entropy.hpp"
 #include "parity/trainer/nn/resnet.hpp"
 #include "parity/trainer/optim/lr_schedule.hpp"
+#include "parity/trainer/optim/optimizer_choice.hpp"
 #include "parity/trainer/optim/sgd.hpp"
 #include "parity/trainer/train/progress_line.hpp"
 #include "parity/trainer/train/state_tensors.hpp"
@@ -248,6 +249,7 @@ TrainConfig with_fixed_batch(TrainConfig config, const std::optional<Batch>& bat
 
 TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
                    std::ostream& rank_log) {
+  require_trainable_optimizer(given_config.optimizer);  // a config naming Thor loads, trains not
   const DebugOptions& debug = options.debug;
   Communicator* const communicator = options.communicator;
   const int rank = communicator ? communicator->rank() : 0;

@@ -1,14 +1,15 @@
 // TrainConfig: every setting of a training run, read from a YAML file with the
 // MindSpore model_zoo key names of our seeds (batch_size, epoch_size, lr_max,
-// ...) and overridden by `--set key=value`. Unknown keys, wrong types and
-// out-of-range values are errors that name the key, the file and line, and
-// the valid choices.
+// ...) and overridden by `--set key=value`. model_zoo's own ResNet configs load
+// as they are: their first YAML document is the config (the others are its
+// help texts), and their keys that Parity does not use are declared, ignored
+// and reported (ConfigNotes). Unknown keys, wrong types and out-of-range values
+// are errors that name the key, the file and line, and the valid choices.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace parity::trainer {
@@ -37,7 +38,9 @@ struct TrainConfig {
   std::int64_t batch_size = 128;
   std::int64_t epoch_size = 10;
   std::int64_t steps_per_epoch = 0;  // 0: one pass over the training set
-  std::string lr_decay_mode = "cosine";  // cosine (seed), steps, poly, warmup_cosine, constant
+  std::string optimizer = "Momentum";    // Momentum; Thor and LARS load but do not train yet
+  std::string lr_decay_mode = "cosine";  // cosine (seed), steps, step, poly, linear,
+                                         // warmup_cosine, constant
   double lr_init = 0.0;
   double lr_max = 0.1;
   double lr_end = 0.0;
@@ -48,11 +51,11 @@ struct TrainConfig {
   bool use_label_smooth = true;
   double label_smooth_factor = 0.1;
   std::string label_smooth_convention = "pytorch";  // pytorch: eps/K; mindspore: eps/(K-1)
-  double loss_scale = 1.0;                  // the fixed scale, or the dynamic scale's start
-  std::string loss_scale_manager = "fixed";  // fixed or dynamic (MindSpore's two managers)
-  bool drop_overflow_update = false;        // fixed: skip a step whose gradients overflow
-  double loss_scale_factor = 2.0;           // dynamic: the step up and down
-  std::int64_t loss_scale_window = 2000;    // dynamic: clean steps before a step up
+  double loss_scale = 1.0;                          // the fixed scale, or the dynamic scale's start
+  std::string loss_scale_manager = "fixed";         // fixed or dynamic (MindSpore's two managers)
+  bool drop_overflow_update = false;                // fixed: skip a step whose gradients overflow
+  double loss_scale_factor = 2.0;                   // dynamic: the step up and down
+  std::int64_t loss_scale_window = 2000;            // dynamic: clean steps before a step up
 
   // Checkpoints
   bool save_checkpoint = true;
@@ -66,7 +69,7 @@ struct TrainConfig {
   // GPU: float32, or float16 / bfloat16 activations and products with float32
   // master weights, gradients and BN statistics (MindSpore's amp_level O2).
   std::string precision = "float32";
-  bool tf32 = false;  // GPU float32: TF32 tensor cores for convolutions and the classifier
+  bool tf32 = false;         // GPU float32: TF32 tensor cores for convolutions and the classifier
   std::int64_t threads = 0;  // 0: all cores
   std::int64_t seed = 1;
   bool deterministic = false;  // pin the thread count: bit-reproducible runs and resumes
@@ -76,16 +79,27 @@ struct TrainConfig {
   std::string allreduce_split = "mb:25";
 };
 
+// What reading a config did besides setting Parity's keys: the model_zoo
+// keys it ignored and the model_zoo values it read in Parity's terms
+// (device_target Ascend, all_reduce_fusion_config, ...). parity-train says
+// them once, as information.
+struct ConfigNotes {
+  std::vector<std::string> ignored_keys;  // in the order met
+  std::vector<std::string> readings;      // one sentence each
+  // "config: ignoring N model_zoo keys Parity does not use ...: a, b" and
+  // "config: <reading>", one line each; none when there is nothing to say.
+  std::vector<std::string> lines() const;
+};
+
 // Reads `file` (empty: start from the defaults), then applies `overrides`
 // ("key=value", values in YAML syntax), then validates the whole config.
+// `notes`, when given, receives what the reading ignored or translated.
 TrainConfig load_train_config(const std::filesystem::path& file,
-                              const std::vector<std::string>& overrides = {});
+                              const std::vector<std::string>& overrides = {},
+                              ConfigNotes* notes = nullptr);
 
 // A config from YAML text (a checkpoint's stored config); `source` names it in errors.
 TrainConfig parse_train_config(const std::string& yaml, const std::string& source);
-
-// Applies one "key=value" override (for `--set`); validates nothing else.
-void apply_override(TrainConfig& config, std::string_view assignment);
 
 // Checks ranges and choices across the whole config.
 void validate(const TrainConfig& config);
@@ -94,7 +108,8 @@ void validate(const TrainConfig& config);
 // meta.config and a checkpoint store, and what load_train_config reads back.
 std::string to_yaml(const TrainConfig& config);
 
-// One line per key: name, type, default and what it means (for --help).
+// One line per key: name, type, default and what it means, then the
+// model_zoo keys Parity reads and ignores, each with its reason (for `keys`).
 std::string describe_config_keys();
 
 }  // namespace parity::trainer

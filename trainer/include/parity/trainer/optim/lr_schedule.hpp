@@ -1,8 +1,9 @@
 // Learning-rate schedules, one value per training step, with the exact
 // formulas of the MindSpore ResNet recipes our seeds describe (model_zoo's
 // lr_generator: `cosine` as in the seed's _generate_cosine_lr, `steps`,
-// `poly`), a per-step form of NVIDIA's warmup + cosine recipe, and a
-// constant rate (what a step-by-step comparison with another framework wants).
+// `step`, `poly`, `linear`), a per-step form of NVIDIA's warmup + cosine
+// recipe, and a constant rate (what a step-by-step comparison with another
+// framework wants).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,9 @@ enum class LrDecayMode {
   kCosine,        // seed: linear warmup to lr_max, then lr_max * (linear * cosine(0.94 pi) + 1e-5)
   kSteps,         // model_zoo: warmup, then lr_max x 1, 0.1, 0.01, 0.001 at 30/60/80% of steps
   kPoly,          // model_zoo: warmup, then lr_max * (1 - progress)^2
+  kLinear,        // model_zoo (_generate_liner_lr): warmup, then lr_max down to lr_end in a line
+  kStep,          // model_zoo (_generate_step_lr): no warmup; lr_max x 1, 0.1, 0.01, 0.001 at
+                  // 20/50/70% of steps, then 0.00005 from 90% (absolute, not times lr_max)
   kWarmupCosine,  // NVIDIA: lr_max * (i+1)/warmup, then cosine from lr_max down to lr_end
   kConstant,      // ours, for comparison runs: the steps mode's warmup, then lr_max throughout
 };
