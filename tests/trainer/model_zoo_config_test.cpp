@@ -394,6 +394,17 @@ TEST_CASE("only the first YAML document of a config is read", "[unit]") {
                     Catch::Contains("at most 3 YAML documents") && Catch::Contains("four.yaml"));
 }
 
+TEST_CASE("a model_zoo key whose value is a map is ignored like the others", "[unit]") {
+  // The newest resnet50_imagenet2012_config.yaml ends its first document so.
+  TempDir dir;
+  const fs::path lite = dir / "lite.yaml";
+  std::ofstream(lite) << "batch_size: 8\nenable_predict_lite_mindir: False\n"
+                         "lite_context_config: {\"target\": \"gpu\", \"device_id\": 0}\n";
+  const Loaded loaded = load(lite);
+  CHECK(loaded.config.batch_size == 8);
+  CHECK(loaded.notes.ignored_keys == Strings{"enable_predict_lite_mindir", "lite_context_config"});
+}
+
 TEST_CASE("model_zoo's spellings of our values: Ascend, imagenet2012, the optimizer's case",
           "[unit]") {
   ConfigNotes notes;
