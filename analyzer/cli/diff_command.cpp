@@ -16,6 +16,7 @@ void add_diff_command(CLI::App& app, Run& run) {
     ToleranceFlags tolerances;
     ReportFlags report;
     unsigned threads = 0;
+    bool strict = false;
   };
   auto options = std::make_shared<Options>();
   CLI::App* command = app.add_subcommand(
@@ -32,6 +33,11 @@ void add_diff_command(CLI::App& app, Run& run) {
       "How names pair: auto (default), structure, a built-in map (identity, "
       "mindspore-to-torch, torch-to-mindspore, modelzoo-to-torch, torch-to-modelzoo) "
       "or a YAML/JSON rule file");
+  command->add_flag(
+      "--strict", options->strict,
+      "Pair and compare the optimizer state and training bookkeeping too (MindSpore's moments.*, "
+      "learning_rate, global_step, epoch_num; a PyTorch checkpoint's optimizer, epoch), so that "
+      "an entry on one side only fails the verdict. Without it they are listed apart");
   add_tolerance_options(*command, options->tolerances, "parameters");
   add_report_options(*command, options->report, analyzer::diff_report_formats());
   command->add_option("--threads", options->threads,
@@ -42,6 +48,7 @@ void add_diff_command(CLI::App& app, Run& run) {
       diff_options.map = options->map;
       diff_options.tolerances = options->tolerances.rules();
       diff_options.threads = options->threads;
+      diff_options.strict = options->strict;
       const auto a = importers::open_tensor_file(options->a);
       const auto b = importers::open_tensor_file(options->b);
       ProgressLine progress("comparing");

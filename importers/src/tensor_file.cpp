@@ -54,7 +54,8 @@ bool starts_with(const std::vector<unsigned char>& head, std::string_view magic)
 std::unique_ptr<TensorSource> open_zip(const std::filesystem::path& path) {
   const ZipArchive archive = ZipArchive::open(path);
   for (const ZipMember& member : archive.members())
-    if (member.name == "data.pkl" || member.name.ends_with("/data.pkl")) return open_torch_checkpoint(path);
+    if (member.name == "data.pkl" || member.name.ends_with("/data.pkl"))
+      return open_torch_checkpoint(path);
   return open_npz(path);
 }
 
@@ -70,18 +71,20 @@ std::unique_ptr<TensorSource> open_tensor_file(const std::filesystem::path& path
   if (head.size() >= 9 && head[8] == '{') return open_safetensors_source(path);
   // A pickle's PROTO opcode and protocol: PyTorch's legacy stream (or a lone
   // pickle, which its reader refuses clearly).
-  if (head.size() >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5) return open_torch_checkpoint(path);
+  if (head.size() >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5)
+    return open_torch_checkpoint(path);
   // A MindSpore checkpoint is protobuf: field 1, length-delimited (0x0a); an
   // encrypted one starts with a little-endian block marker 0x7F3A5ED8..DA,
   // which its reader refuses by name. Anything else called .ckpt goes there
   // too, for the reader's precise error.
-  const bool encrypted_marker = head.size() >= 4 && head[1] == 0x5e && head[2] == 0x3a && head[3] == 0x7f &&
-                                head[0] >= 0xd8 && head[0] <= 0xda;
+  const bool encrypted_marker = head.size() >= 4 && head[1] == 0x5e && head[2] == 0x3a &&
+                                head[3] == 0x7f && head[0] >= 0xd8 && head[0] <= 0xda;
   if ((!head.empty() && head[0] == 0x0a) || encrypted_marker || extension == ".ckpt")
     return open_mindspore_checkpoint(path);
-  if (head.empty()) throw Error("the file is empty", path.string(), "expected " + std::string(kReadable));
-  throw Error("not a tensor file Parity reads (no known signature in its first bytes)", path.string(),
-              "expected " + std::string(kReadable));
+  if (head.empty())
+    throw Error("the file is empty", path.string(), "expected " + std::string(kReadable));
+  throw Error("not a tensor file Parity reads (no known signature in its first bytes)",
+              path.string(), "expected " + std::string(kReadable));
 }
 
 void write_tensor_file(const std::filesystem::path& path, std::span<const NamedTensor> tensors) {
@@ -91,15 +94,13 @@ void write_tensor_file(const std::filesystem::path& path, std::span<const NamedT
   if (extension == ".ckpt") return write_mindspore_checkpoint(path, tensors);
   if (extension == ".npy") {
     if (tensors.size() != 1)
-      throw Error("a .npy file holds one tensor, not " + std::to_string(tensors.size()), path.string(),
-                  "write .npz for several tensors");
+      throw Error("a .npy file holds one tensor, not " + std::to_string(tensors.size()),
+                  path.string(), "write .npz for several tensors");
     return write_npy(path, tensors.front());
   }
-  if (extension == ".pth" || extension == ".pt")
-    throw Error("Parity does not write PyTorch files", path.string(),
-                "write .safetensors (safetensors.torch.load_file reads it) or .npz (numpy.load)");
+  if (extension == ".pth" || extension == ".pt") return write_torch_checkpoint(path, tensors);
   throw Error("unknown output format '" + extension + "'", path.string(),
-              "write .safetensors, .ckpt (MindSpore), .npz or .npy");
+              "write .safetensors, .pth/.pt (PyTorch), .ckpt (MindSpore), .npz or .npy");
 }
 
 }  // namespace parity::importers

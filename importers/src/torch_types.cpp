@@ -1,6 +1,9 @@
 #include "torch_types.hpp"
 
 #include <array>
+#include <string>
+
+#include "parity/core/error.hpp"
 
 namespace parity::importers {
 namespace {
@@ -49,6 +52,12 @@ const TorchScalarType* find_torch_storage_class(std::string_view storage_class) 
   for (const TorchScalarType& type : kTypes)
     if (type.storage_class == storage_class) return &type;
   return nullptr;
+}
+
+const TorchScalarType& torch_scalar_type_of(DType dtype) {
+  for (const TorchScalarType& type : kTypes)
+    if (type.dtype == dtype) return type;
+  throw Error("no PyTorch type for " + std::string(dtype_name(dtype)), "torch types");
 }
 
 }  // namespace parity::importers

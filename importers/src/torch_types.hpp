@@ -23,6 +23,8 @@ struct TorchScalarType {
 std::span<const TorchScalarType> torch_scalar_types();
 const TorchScalarType* find_torch_dtype(std::string_view name);
 const TorchScalarType* find_torch_storage_class(std::string_view storage_class);
+// The type PyTorch holds `dtype` as (every DType has one).
+const TorchScalarType& torch_scalar_type_of(DType dtype);
 
 // The storage class without an element type (torch 2 pickles it, with the
 // tensor's dtype passed separately); its element is a byte.

@@ -56,6 +56,17 @@ std::string zip64_extra(std::span<const std::uint64_t> values) {
   return extra;
 }
 
+// An extra field of `size` bytes (at least 4: its id and length), which
+// readers skip, for padding.
+std::string padding_extra(std::uint64_t size) {
+  constexpr std::uint16_t kPaddingExtraId = 'F' | ('B' << 8);  // "FB", as PyTorch writes it
+  std::string extra;
+  append_le<std::uint16_t>(extra, kPaddingExtraId);
+  append_le<std::uint16_t>(extra, static_cast<std::uint16_t>(size - 4));
+  extra.append(size - 4, 'Z');
+  return extra;
+}
+
 }  // namespace
 
 ZipWriter::ZipWriter(std::filesystem::path path, bool force_zip64)
@@ -77,7 +88,8 @@ void ZipWriter::write(std::span<const std::byte> bytes) {
 }
 
 void ZipWriter::add_stored(std::string_view name,
-                           std::span<const std::span<const std::byte>> pieces) {
+                           std::span<const std::span<const std::byte>> pieces,
+                           std::uint64_t alignment) {
   const std::string where = path_.string() + ", member '" + std::string(name) + "'";
   if (name.size() > 0xffff)
     throw Error("the member name is " + std::to_string(name.size()) +
@@ -92,7 +104,13 @@ void ZipWriter::add_stored(std::string_view name,
   const bool zip64 = force_zip64_ || needs_zip64(entry.size);
   const std::uint64_t sizes[] = {entry.size, entry.size};
   // A local header's ZIP64 extra holds both sizes (APPNOTE 4.5.3).
-  const std::string extra = zip64 ? zip64_extra(sizes) : std::string();
+  std::string extra = zip64 ? zip64_extra(sizes) : std::string();
+  if (alignment > 1) {
+    const std::uint64_t data_start = offset_ + kLocalHeaderSize + name.size() + extra.size();
+    std::uint64_t padding = (alignment - data_start % alignment) % alignment;
+    if (padding > 0 && padding < 4) padding += alignment;  // room for the field's own header
+    if (padding > 0) extra += padding_extra(padding);
+  }
 
   std::string header;
   append_le<std::uint32_t>(header, kLocalHeaderSignature);

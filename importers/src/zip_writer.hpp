@@ -28,9 +28,13 @@ class ZipWriter {
   ZipWriter(const ZipWriter&) = delete;
   ZipWriter& operator=(const ZipWriter&) = delete;
 
-  // Appends a stored member whose bytes are `pieces` one after another.
-  // Throws parity::Error for a name used before or longer than 65535 bytes.
-  void add_stored(std::string_view name, std::span<const std::span<const std::byte>> pieces);
+  // Appends a stored member whose bytes are `pieces` one after another. With
+  // `alignment`, its data starts at a multiple of that many bytes in the
+  // file, padded by an extra field of the local header as PyTorch pads its
+  // records (id "FB", filled with 'Z'). Throws parity::Error for a name used
+  // before or longer than 65535 bytes.
+  void add_stored(std::string_view name, std::span<const std::span<const std::byte>> pieces,
+                  std::uint64_t alignment = 1);
   // Writes the central directory and end records, and closes the file.
   void finish();
 

@@ -6,7 +6,7 @@ add_library(parity_gui_compare_fixtures STATIC ${CMAKE_CURRENT_LIST_DIR}/compare
 target_link_libraries(parity_gui_compare_fixtures PUBLIC parity::core Qt6::Test)
 target_compile_definitions(parity_gui_compare_fixtures PRIVATE
   PARITY_PYTHON="/usr/bin/python3"
-  PARITY_RESNET_CHECKPOINTS="${PROJECT_SOURCE_DIR}/tests/analyzer/weights/resnet_checkpoints.py"
+  PARITY_RESNET_CHECKPOINTS="${PROJECT_SOURCE_DIR}/tests/support/resnet_checkpoints.py"
   PARITY_DUMP_REFERENCE="${PROJECT_SOURCE_DIR}/samples/torch/dump_reference.py")
 parity_target_warnings(parity_gui_compare_fixtures)
 

@@ -1,7 +1,6 @@
 // open_tensor_file recognises every format by content, and write_tensor_file
 // writes every writable one by extension: a round trip through each.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 
 #include "parity/core/error.hpp"
@@ -51,6 +50,7 @@ TEST_CASE("write_tensor_file and open_tensor_file round trip every writable form
   check_round_trip(dir / "w.safetensors", "safetensors");
   check_round_trip(dir / "w.ckpt", "mindspore");
   check_round_trip(dir / "w.npz", "npz");
+  check_round_trip(dir / "w.pt", "pytorch");
   // Recognised by content, whatever the name says.
   std::filesystem::rename(dir / "w.ckpt", dir / "w.bin");
   CHECK(importers::open_tensor_file(dir / "w.bin")->format() == "mindspore");
@@ -66,13 +66,13 @@ TEST_CASE("write_tensor_file and open_tensor_file round trip every writable form
 
 TEST_CASE("open_tensor_file recognises PyTorch's zip and legacy files", "[unit]") {
   TempDir dir;
-  const auto result = run_process(
-      {PARITY_PYTHON, "-c",
-       "import torch, sys\n"
-       "state = {'w': torch.arange(6.0).reshape(2, 3)}\n"
-       "torch.save(state, sys.argv[1])\n"
-       "torch.save(state, sys.argv[2], _use_new_zipfile_serialization=False)\n",
-       (dir / "zip.pt").string(), (dir / "legacy.pt").string()});
+  const auto result =
+      run_process({PARITY_PYTHON, "-c",
+                   "import torch, sys\n"
+                   "state = {'w': torch.arange(6.0).reshape(2, 3)}\n"
+                   "torch.save(state, sys.argv[1])\n"
+                   "torch.save(state, sys.argv[2], _use_new_zipfile_serialization=False)\n",
+                   (dir / "zip.pt").string(), (dir / "legacy.pt").string()});
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK(importers::open_tensor_file(dir / "zip.pt")->format() == "pytorch");
@@ -96,11 +96,14 @@ TEST_CASE("a safetensors header length ending in 0x80 is not taken for a pickle"
 
 TEST_CASE("open_tensor_file names files it cannot read", "[unit]") {
   TempDir dir;
-  CHECK_THAT(refusal(dir / "missing.pth"), Catch::Contains("cannot open") && Catch::Contains("missing.pth"));
+  CHECK_THAT(refusal(dir / "missing.pth"),
+             Catch::Contains("cannot open") && Catch::Contains("missing.pth"));
   std::ofstream(dir / "empty.pth").close();
-  CHECK_THAT(refusal(dir / "empty.pth"), Catch::Contains("the file is empty") && Catch::Contains("empty.pth"));
+  CHECK_THAT(refusal(dir / "empty.pth"),
+             Catch::Contains("the file is empty") && Catch::Contains("empty.pth"));
   std::ofstream(dir / "notes.txt") << "just some text";
-  CHECK_THAT(refusal(dir / "notes.txt"), Catch::Contains("not a tensor file") && Catch::Contains("notes.txt"));
-  CHECK_THROWS_WITH(importers::write_tensor_file(dir / "x.pth", sample_tensors()),
-                    Catch::Contains("does not write PyTorch files"));
+  CHECK_THAT(refusal(dir / "notes.txt"),
+             Catch::Contains("not a tensor file") && Catch::Contains("notes.txt"));
+  CHECK_THROWS_WITH(importers::write_tensor_file(dir / "x.tf", sample_tensors()),
+                    Catch::Contains("unknown output format '.tf'") && Catch::Contains(".pth/.pt"));
 }

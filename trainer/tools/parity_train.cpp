@@ -2,12 +2,12 @@
 //   parity-train train --config FILE [--set k=v]... [--trace RUN.db [--trace-steps 10-20]]
 //                      [--max-steps N]
 //                      [--time-limit MINUTES] [--resume CKPT] [--threads N] [--log-every N]
-//                      [--eval] [--data-delay-ms MS] [--init-weights FILE]
+//                      [--eval] [--data-delay-ms MS] [--init-weights FILE [--map MAP]]
 //                      [--input-batch IMAGES.npy --input-labels LABELS.npy]
 //                      [--dump DIR [--dump-steps 0-2] [--dump-what fwd,bwd,params,grads]
 //                      [--dump-stats-only]] [--detect-anomaly] [--plant-bug KIND[:LAYER]]...
 //                      [--plant-nan LAYER@STEP] [--plant-overflow STEPS]
-//   parity-train eval  --config FILE --checkpoint CKPT [--set k=v]... [--threads N]
+//   parity-train eval  --config FILE --checkpoint FILE [--map MAP] [--set k=v]... [--threads N]
 //   parity-train keys  (every config key with its type, default and meaning)
 // Under `mpirun -np N`, `train` is one rank of a data-parallel run (see
 // docs/distributed.md); an error on any rank stops every rank.
@@ -30,18 +30,26 @@ constexpr int kCouldNotRun = 2;
 
 // The debugging options of `train`, as typed; turned into DebugOptions
 // (which validates them) after parsing.
+// How a weights file's names line up with the network's (--map).
+constexpr const char* kMapHelp =
+    "how the weights file's names line up with the network's torchvision names: auto (default: "
+    "the built-in map that fits most), identity, mindspore-to-torch, modelzoo-to-torch, or a "
+    "YAML/JSON rule file (docs/diff.md)";
+
 struct DebugArguments {
-  std::string init_weights, input_images, input_labels, dump,
-      dump_steps = "all", dump_what = "fwd,bwd,params,grads", plant_nan, plant_overflow;
+  std::string init_weights, weights_map = "auto", input_images, input_labels, dump,
+                            dump_steps = "all", dump_what = "fwd,bwd,params,grads", plant_nan,
+                            plant_overflow;
   bool dump_stats_only = false, detect_anomaly = false;
   std::vector<std::string> plant_bugs;
 
   void add_to(CLI::App& command) {
     command
         .add_option("--init-weights", init_weights,
-                    "start from these weights: a state_dict under torchvision names "
-                    "(.pth, .pt, .safetensors, .ckpt, .npz)")
+                    "start from these weights: a state_dict in any format parity diff reads "
+                    "(.pth, .pt, .safetensors, .ckpt, .npz), under torchvision or MindSpore names")
         ->check(CLI::ExistingFile);
+    command.add_option("--map", weights_map, kMapHelp);
     command
         .add_option(
             "--input-batch", input_images,
@@ -78,6 +86,7 @@ struct DebugArguments {
   parity::trainer::DebugOptions options() const {
     parity::trainer::DebugOptions debug;
     if (!init_weights.empty()) debug.init_weights = init_weights;
+    debug.weights_map = weights_map;
     if (!input_images.empty()) debug.input_images = input_images;
     if (!input_labels.empty()) debug.input_labels = input_labels;
     if (!dump.empty()) {
@@ -152,7 +161,7 @@ int main(int argc, char** argv) {
   ConfigArguments train_config, eval_config;
   parity::trainer::TrainOptions options;
   options.command_line = joined_command_line(argc, argv);
-  std::string trace, trace_steps, resume, checkpoint;
+  std::string trace, trace_steps, resume, checkpoint, eval_map = "auto";
 
   CLI::App* train = app.add_subcommand("train", "train a network; prints the seeds' loss lines");
   train_config.add_to(*train);
@@ -183,9 +192,13 @@ int main(int argc, char** argv) {
 
   CLI::App* eval = app.add_subcommand("eval", "top-1 and top-5 accuracy of a checkpoint");
   eval_config.add_to(*eval);
-  eval->add_option("--checkpoint", checkpoint, "a checkpoint written by parity-train train")
+  eval->add_option("--checkpoint", checkpoint,
+                   "a checkpoint written by parity-train train, or weights in any format parity "
+                   "diff reads (.pth, .pt, .safetensors, .ckpt, .npz) under torchvision or "
+                   "MindSpore names")
       ->required()
       ->check(CLI::ExistingFile);
+  eval->add_option("--map", eval_map, kMapHelp);
 
   CLI::App* keys =
       app.add_subcommand("keys", "list every config key with its type, default and meaning");
@@ -215,7 +228,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (eval->parsed()) {
-      parity::trainer::evaluate_checkpoint(eval_config.load(true), checkpoint, std::cout);
+      parity::trainer::evaluate_checkpoint(eval_config.load(true), checkpoint, std::cout, eval_map);
       return 0;
     }
     if (!trace.empty()) options.trace = trace;

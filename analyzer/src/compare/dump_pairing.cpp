@@ -8,12 +8,13 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "parity/analyzer/weights/name_map.hpp"
+#include "parity/importers/naming/name_map.hpp"
 
 namespace parity::analyzer {
 namespace {
 
 using importers::DumpRecord;
+using importers::MappedName;
 
 // Pairs as they are made, with what each side has left.
 struct Pairer {
@@ -122,7 +123,7 @@ struct Pairer {
 
 DumpPairing pair_dumps(const importers::TensorDump& a, const importers::TensorDump& b,
                        const std::string& map) {
-  const std::unique_ptr<NameMap> name_map = make_name_map(map);
+  const std::unique_ptr<importers::NameMap> name_map = importers::make_name_map(map);
   std::vector<std::string> names;
   for (const DumpRecord& record : a.records()) names.push_back(record.name);
   Pairer pairer{a.records(),

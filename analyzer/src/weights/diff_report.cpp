@@ -51,6 +51,24 @@ std::string summary_line(const WeightDiff& diff) {
   return text;
 }
 
+constexpr std::string_view kNotCompared = "not compared (--strict pairs and compares it)";
+
+std::size_t training_state_count(const WeightDiff& diff, bool in_a) {
+  return static_cast<std::size_t>(std::count_if(diff.training_state.begin(),
+                                                diff.training_state.end(),
+                                                [in_a](const auto& t) { return t.in_a == in_a; }));
+}
+
+// "164 in A, 0 in B"
+std::string training_state_counts(const WeightDiff& diff) {
+  return std::to_string(training_state_count(diff, true)) + " in A, " +
+         std::to_string(training_state_count(diff, false)) + " in B";
+}
+
+std::string_view kind_text(const TrainingStateEntry& t) {
+  return importers::training_state_kind_name(t.state.kind);
+}
+
 std::size_t findings(const WeightDiff& diff) {
   std::size_t count = 0;
   for (const ParameterDiff& p : diff.parameters) count += status_agrees(p.status) ? 0 : 1;
@@ -72,6 +90,8 @@ void write_text(const WeightDiff& diff, std::ostream& out) {
       << "verdict: " << verdict(diff) << "\n"
       << "summary: " << summary_line(diff) << "; " << diff.ambiguous_pairs() << " ambiguous pairs\n"
       << "read " << format_throughput(diff.bytes_read, diff.seconds) << "\n";
+  if (!diff.training_state.empty())
+    out << "training state: " << training_state_counts(diff) << ", " << kNotCompared << "\n";
   bool header = false;
   for (const ParameterDiff& p : diff.parameters) {
     if (status_agrees(p.status) && p.rival_b.empty()) continue;
@@ -107,6 +127,12 @@ void write_text(const WeightDiff& diff, std::ostream& out) {
     if (p.confidence < 1) out << "  pairing confidence " << format_number(p.confidence);
     out << '\n';
   }
+  if (diff.training_state.empty()) return;
+  out << "\ntraining state (" << kNotCompared << "):\n";
+  for (const TrainingStateEntry& t : diff.training_state)
+    out << "  " << (t.in_a ? "A " : "B ") << std::left << std::setw(16) << kind_text(t) << t.name
+        << "  " << importers::shape_to_string(t.shape) << " " << dtype_name(t.dtype) << "  ("
+        << t.state.description() << ")\n";
 }
 
 nlohmann::json metrics_json(const ParameterDiff& p) {
@@ -150,24 +176,36 @@ void write_json(const WeightDiff& diff, std::ostream& out) {
     if (!p.note.empty()) item["note"] = p.note;
     params.push_back(std::move(item));
   }
-  const nlohmann::json document = {{"summary",
-                                    {{"a", diff.path_a},
-                                     {"b", diff.path_b},
-                                     {"format_a", diff.format_a},
-                                     {"format_b", diff.format_b},
-                                     {"pairing", diff.pairing},
-                                     {"agree", diff.all_agree()},
-                                     {"counts", counts},
-                                     {"ambiguous_pairs", diff.ambiguous_pairs()},
-                                     {"bytes_read", diff.bytes_read},
-                                     {"seconds", diff.seconds}}},
-                                   {"parameters", params}};
+  nlohmann::json training_state = nlohmann::json::array();
+  for (const TrainingStateEntry& t : diff.training_state)
+    training_state.push_back({{"side", t.in_a ? "A" : "B"},
+                              {"name", t.name},
+                              {"kind", kind_text(t)},
+                              {"dtype", dtype_name(t.dtype)},
+                              {"shape", t.shape},
+                              {"note", t.state.description()}});
+  const nlohmann::json document = {
+      {"summary",
+       {{"a", diff.path_a},
+        {"b", diff.path_b},
+        {"format_a", diff.format_a},
+        {"format_b", diff.format_b},
+        {"pairing", diff.pairing},
+        {"agree", diff.all_agree()},
+        {"counts", counts},
+        {"ambiguous_pairs", diff.ambiguous_pairs()},
+        {"training_state",
+         {{"a", training_state_count(diff, true)}, {"b", training_state_count(diff, false)}}},
+        {"bytes_read", diff.bytes_read},
+        {"seconds", diff.seconds}}},
+      {"parameters", params},
+      {"training_state", training_state}};
   out << document.dump(2) << '\n';
 }
 
 void write_csv(const WeightDiff& diff, std::ostream& out) {
   out << "# " << csv_field(diff.path_a) << " vs " << csv_field(diff.path_b) << ": " << verdict(diff)
-      << "; " << summary_line(diff) << "\n";
+      << "; " << summary_line(diff) << "; training state " << training_state_counts(diff) << "\n";
   out << "status,a,b,shape,dtype,max_abs_diff,max_abs_index,max_rel_diff,mean_abs_diff,"
          "cosine_similarity,share_within_tolerance,rtol,atol,pairing_confidence,note\n";
   for (const ParameterDiff& p : diff.parameters) {
@@ -189,6 +227,11 @@ void write_csv(const WeightDiff& diff, std::ostream& out) {
                       : ",")
         << ',' << format_number(p.confidence) << ',' << csv_field(p.note) << '\n';
   }
+  // Training state: its kind as the status, the name on its side, no metrics.
+  for (const TrainingStateEntry& t : diff.training_state)
+    out << kind_text(t) << ',' << csv_field(t.in_a ? t.name : "") << ','
+        << csv_field(t.in_a ? "" : t.name) << ',' << csv_field(importers::shape_to_string(t.shape))
+        << ',' << dtype_name(t.dtype) << ",,,,,,,,,," << csv_field(t.state.description()) << '\n';
 }
 
 void write_markdown(const WeightDiff& diff, std::ostream& out) {
@@ -199,7 +242,8 @@ void write_markdown(const WeightDiff& diff, std::ostream& out) {
       << "| pairing | " << diff.pairing << " |\n";
   for (const DiffStatus status : kAllStatuses)
     out << "| " << status_name(status) << " | " << diff.count(status) << " |\n";
-  out << "| ambiguous pairs | " << diff.ambiguous_pairs() << " |\n\n"
+  out << "| ambiguous pairs | " << diff.ambiguous_pairs() << " |\n"
+      << "| training state | " << training_state_counts(diff) << " |\n\n"
       << "| status | A | B | shape | dtype | max abs | max rel | cosine | within tol |\n"
       << "|---|---|---|---|---|---|---|---|---|\n";
   for (const ParameterDiff& p : diff.parameters) {
@@ -213,6 +257,13 @@ void write_markdown(const WeightDiff& diff, std::ostream& out) {
     else
       out << " | | | " << p.note << " |\n";
   }
+  if (diff.training_state.empty()) return;
+  out << "\n## Training state, " << kNotCompared << "\n\n"
+      << "| side | name | kind | shape | dtype | what |\n|---|---|---|---|---|---|\n";
+  for (const TrainingStateEntry& t : diff.training_state)
+    out << "| " << (t.in_a ? "A" : "B") << " | `" << t.name << "` | " << kind_text(t) << " | "
+        << importers::shape_to_string(t.shape) << " | " << dtype_name(t.dtype) << " | "
+        << t.state.description() << " |\n";
 }
 
 void write_junit(const WeightDiff& diff, std::ostream& out) {
@@ -233,6 +284,13 @@ void write_junit(const WeightDiff& diff, std::ostream& out) {
                  where_text(p, p.metrics->max_abs_index) + ", " + percent_within(*p.metrics) +
                  " within tolerance";
     test.failure = std::move(message);
+  }
+  for (const TrainingStateEntry& t : diff.training_state) {
+    JunitCase& test = suite.cases.emplace_back();
+    test.classname = "training_state";
+    test.name = t.name;
+    test.skipped = std::string(kind_text(t)) + " in " + (t.in_a ? "A" : "B") + ", " +
+                   std::string(kNotCompared) + ": " + t.state.description();
   }
   write_junit(suite, out);
 }

@@ -28,6 +28,10 @@ ParameterDiff one_sided(const TensorEntry& entry, bool in_a, DiffStatus status, 
   return diff;
 }
 
+TrainingStateEntry set_aside(const TensorEntry& entry, bool in_a, importers::TrainingState state) {
+  return {in_a, entry.name, entry.dtype, entry.shape, std::move(state)};
+}
+
 // Compares the pairs listed in `pending`, a few at a time.
 void compare_pairs(const importers::TensorSource& a, const importers::TensorSource& b,
                    std::vector<ParameterDiff>& diffs, const std::vector<std::size_t>& pending,
@@ -94,7 +98,7 @@ WeightDiff diff_checkpoints(const importers::TensorSource& a, const importers::T
   const auto start = std::chrono::steady_clock::now();
   const std::vector<TensorEntry>& entries_a = a.entries();
   const std::vector<TensorEntry>& entries_b = b.entries();
-  const Pairing pairing = pair_tensors(entries_a, entries_b, options.map);
+  const Pairing pairing = pair_tensors(entries_a, entries_b, options.map, !options.strict);
 
   WeightDiff result;
   result.path_a = a.path().string();
@@ -134,6 +138,11 @@ WeightDiff diff_checkpoints(const importers::TensorSource& a, const importers::T
   for (const Lonely& lonely : pairing.no_counterpart_b)
     result.parameters.push_back(
         one_sided(entries_b[lonely.index], false, DiffStatus::kNoCounterpart, lonely.reason));
+
+  for (const SetAside& aside : pairing.training_state_a)
+    result.training_state.push_back(set_aside(entries_a[aside.index], true, aside.state));
+  for (const SetAside& aside : pairing.training_state_b)
+    result.training_state.push_back(set_aside(entries_b[aside.index], false, aside.state));
 
   compare_pairs(a, b, result.parameters, pending, options, result.bytes_read);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

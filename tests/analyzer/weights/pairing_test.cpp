@@ -97,7 +97,14 @@ TEST_CASE("auto pairing strips wrapper prefixes and reports what is left alone",
   CHECK(pairing.pairs[3].a == 3);  // fc pairs by name though the shapes differ: a shape mismatch
   CHECK(pairing.pairs[3].b == 3);
   CHECK(pairing.only_a == std::vector<std::size_t>{4});
-  CHECK(pairing.only_b == std::vector<std::size_t>{4});
+  // global_step is the optimizer's: set aside, not unpaired.
+  CHECK(pairing.only_b.empty());
+  REQUIRE(pairing.training_state_b.size() == 1);
+  CHECK(pairing.training_state_b[0].index == 4);
+  CHECK(pairing.training_state_b[0].state.kind == importers::TrainingStateKind::kOptimizer);
+  const Pairing strict = pair_tensors(a, b, "auto", /*set_aside_training_state=*/false);
+  CHECK(strict.only_b == std::vector<std::size_t>{4});
+  CHECK(strict.training_state_b.empty());
 
   const Pairing by_map = pair_tensors(a, b, "identity");
   CHECK(by_map.pairs.size() == 2);  // conv.weight and fc.weight

@@ -129,7 +129,11 @@ void write_file(const std::filesystem::path& path, std::string_view bytes) {
 }
 
 std::vector<NamedTensor> torch_reference(const std::string& name) {
-  const auto& dir = torch_peer_dir();
+  return torch_reference(name, torch_peer_dir());
+}
+
+std::vector<NamedTensor> torch_reference(const std::string& name,
+                                         const std::filesystem::path& dir) {
   const auto manifest = nlohmann::json::parse(read_file(dir / (name + ".ref.json")));
   const std::string blob = read_file(dir / (name + ".ref.bin"));
   std::vector<NamedTensor> tensors;

@@ -22,8 +22,11 @@ const std::filesystem::path& torch_peer_dir();
 // A file the peer's hostile pickles would create if anything ran them.
 std::filesystem::path torch_attack_marker();
 
-// <case>.ref.json and <case>.ref.bin: the tensors PyTorch says the file holds.
+// <case>.ref.json and <case>.ref.bin (in `dir`, by default the peer's
+// folder): the tensors PyTorch says the file holds.
 std::vector<importers::NamedTensor> torch_reference(const std::string& name);
+std::vector<importers::NamedTensor> torch_reference(const std::string& name,
+                                                    const std::filesystem::path& dir);
 // Every entry and every tensor of `source` equals the reference, in order,
 // byte for byte.
 void check_against_reference(const importers::TensorSource& source, const std::string& name);

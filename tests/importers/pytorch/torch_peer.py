@@ -6,6 +6,11 @@ little-endian). It also writes plain pickles of every protocol with a
 canonical rendering of their value (plain.txt), and hostile files.
 
 usage: torch_peer.py OUTPUT_DIR MARKER_PATH
+       torch_peer.py --load CHECKPOINT OUTPUT_DIR CASE
+
+With --load it reads a checkpoint Parity wrote, as torch.load(weights_only=True)
+does, checks that it is a state_dict (an OrderedDict of tensors) and writes
+its reference dump as CASE.ref.json and CASE.ref.bin.
 """
 import collections
 import io
@@ -267,7 +272,20 @@ def write_plain(out):
         f.write(render(value))
 
 
+def load(checkpoint, out, case):
+    state = torch.load(checkpoint, weights_only=True)
+    if type(state) is not collections.OrderedDict:
+        sys.exit(f"torch.load gave a {type(state).__name__}, not an OrderedDict")
+    for name, tensor in state.items():
+        if type(tensor) is not torch.Tensor or not tensor.is_contiguous():
+            sys.exit(f"{name} is not a contiguous tensor")
+    write_reference(out, case, state)
+    print("OK")
+
+
 def main():
+    if sys.argv[1] == "--load":
+        return load(*sys.argv[2:5])
     out, marker = sys.argv[1], sys.argv[2]
     save_both(out, "resnet18", resnet18())
     save_both(out, "dtypes", every_dtype())

@@ -146,6 +146,12 @@ void write_checkpoint(const fs::path& path, const TrainingCheckpoint& checkpoint
   });
 }
 
+bool is_training_checkpoint(const fs::path& path) {
+  if (importers::open_tensor_file(path)->format() != "safetensors") return false;
+  return importers::SafetensorsFile::open(path).metadata().contains(
+      std::string(kCheckpointFormatKey));
+}
+
 TrainingCheckpoint read_checkpoint(const fs::path& path) {
   const auto file = importers::SafetensorsFile::open(path);
   const auto& metadata = file.metadata();

@@ -9,7 +9,6 @@
 #include "capture_window.hpp"
 #include "parity/core/error.hpp"
 #include "parity/core/log.hpp"
-#include "parity/importers/tensor_source.hpp"
 #include "parity/profiler/recorder.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
 #include "step_loss_scaling.hpp"
@@ -31,6 +30,7 @@
 #include "parity/trainer/optim/lr_schedule.hpp"
 #include "parity/trainer/optim/optimizer_choice.hpp"
 #include "parity/trainer/optim/sgd.hpp"
+#include "parity/trainer/train/foreign_weights.hpp"
 #include "parity/trainer/train/progress_line.hpp"
 #include "parity/trainer/train/state_tensors.hpp"
 
@@ -205,12 +205,12 @@ void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Bac
         {p.index, p.name, shape_text(p.shape), "float32", element_count(p.shape) * 4});
 }
 
-std::vector<importers::NamedTensor> read_all_tensors(const std::filesystem::path& path) {
-  const auto source = importers::open_tensor_file(path);
-  std::vector<importers::NamedTensor> tensors;
-  for (const importers::TensorEntry& entry : source->entries())
-    tensors.push_back(source->read(entry.name));
-  return tensors;
+// "initial weights: w.pth (pytorch, names by identity)" and the loader's notes.
+void print_foreign_weights(std::ostream& log, const std::string& label,
+                           const std::filesystem::path& path, const ForeignWeights& weights) {
+  log << label << ": " << path.string() << " (" << weights.format << ", names by " << weights.naming
+      << ", " << weights.loaded << " tensors)" << std::endl;
+  for (const std::string& note : weights.notes) log << "  " << note << std::endl;
 }
 
 // What data parallel cannot do, said before any rank starts training.
@@ -329,11 +329,10 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   }
   if (debug.detect_anomaly) observers.add(std::make_unique<AnomalyDetector>(*backend));
   if (!observers.empty()) tracing.observer = &observers;
-  if (debug.init_weights) {
-    import_state(*backend, model.state(), nullptr, read_all_tensors(*debug.init_weights),
-                 debug.init_weights->string());
-    log << "initial weights: " << debug.init_weights->string() << std::endl;
-  }
+  if (debug.init_weights)
+    print_foreign_weights(
+        log, "initial weights", *debug.init_weights,
+        load_foreign_weights(*backend, model.state(), *debug.init_weights, debug.weights_map));
   bugs.transpose_weights(*backend, model.state());
   Sgd optimizer(*backend, model.state().parameters,
                 {config.momentum, 0.0, config.nesterov, config.weight_decay});
@@ -569,20 +568,28 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
 }
 
 EvalResult evaluate_checkpoint(const TrainConfig& config, const std::filesystem::path& checkpoint,
-                               std::ostream& log) {
+                               std::ostream& log, const std::string& map) {
   check_device_target(config);
   auto backend = make_backend(config);
   Tracing tracing;
   ResNet model(*backend, model_options(config), tracing);
-  const TrainingCheckpoint saved = read_checkpoint(checkpoint);
-  check_same_network(config, saved, checkpoint.string());
-  import_state(*backend, model.state(), nullptr, saved.tensors, checkpoint.string());
+  std::string origin;  // what the weights are, for the log
+  if (is_training_checkpoint(checkpoint)) {
+    const TrainingCheckpoint saved = read_checkpoint(checkpoint);
+    check_same_network(config, saved, checkpoint.string());
+    import_state(*backend, model.state(), nullptr, saved.tensors, checkpoint.string());
+    origin = "epoch " + std::to_string(saved.epoch) + ", step " + std::to_string(saved.step);
+  } else {
+    const ForeignWeights weights = load_foreign_weights(*backend, model.state(), checkpoint, map);
+    print_foreign_weights(log, "weights", checkpoint, weights);
+    origin = weights.format + " weights";
+  }
   auto loader = make_eval_loader(config);
   const auto start = Clock::now();
   const EvalResult result = evaluate_model(*backend, model, *loader, config.class_num);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  log << "evaluated " << checkpoint.string() << " (epoch " << saved.epoch << ", step " << saved.step
-      << ") on " << result.images << " images in " << format_duration(seconds) << std::endl;
+  log << "evaluated " << checkpoint.string() << " (" << origin << ") on " << result.images
+      << " images in " << format_duration(seconds) << std::endl;
   log << "top-1: " << format_number(result.top1 * 100, "%.2f")
       << "%  top-5: " << format_number(result.top5 * 100, "%.2f")
       << "%  loss: " << format_number(result.loss, "%.4f") << std::endl;

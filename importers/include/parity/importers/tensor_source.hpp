@@ -55,10 +55,10 @@ class TensorSource {
 // that is none of them is a parity::Error listing the formats tried.
 std::unique_ptr<TensorSource> open_tensor_file(const std::filesystem::path& path);
 
-// Writes `tensors` in the format of `path`'s extension: .safetensors, .ckpt
-// (MindSpore), .npz, or .npy (exactly one tensor). Throws parity::Error for
-// another extension (.pth included: Parity reads PyTorch files, never writes
-// them) and for whatever the format's writer refuses.
+// Writes `tensors` in the format of `path`'s extension: .safetensors,
+// .pth/.pt (a PyTorch state_dict, torch_checkpoint.hpp), .ckpt (MindSpore),
+// .npz, or .npy (exactly one tensor). Throws parity::Error for another
+// extension and for whatever the format's writer refuses.
 void write_tensor_file(const std::filesystem::path& path, std::span<const NamedTensor> tensors);
 
 }  // namespace parity::importers

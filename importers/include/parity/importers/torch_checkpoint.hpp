@@ -1,4 +1,4 @@
-// PyTorch checkpoints (.pth, .pt) read without Python: the zip format that
+// PyTorch checkpoints (.pth, .pt) read and written without Python: the zip format that
 // torch.save writes since PyTorch 1.6 (format "pytorch") and the legacy
 // stream it wrote before, and still writes with
 // _use_new_zipfile_serialization=False (format "pytorch-legacy"). Opening
@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <span>
 
 #include "parity/importers/tensor_source.hpp"
 
@@ -22,5 +23,15 @@ namespace parity::importers {
 // of a dtype Parity does not hold, storage sizes that disagree with the
 // file, or any damage.
 std::unique_ptr<TensorSource> open_torch_checkpoint(const std::filesystem::path& path);
+
+// Writes `tensors` as torch.save writes a state_dict since PyTorch 1.6: a zip
+// of archive/data.pkl (pickle protocol 2: an OrderedDict of name -> tensor,
+// each tensor a _rebuild_tensor_v2 call on a persistent storage),
+// archive/data/N (tensor N's bytes, 64-byte aligned), archive/byteorder and
+// archive/version. torch.load reads it, with weights_only=True too. Throws
+// parity::Error, leaving no file behind, for an inconsistent tensor, two
+// tensors of one name, or any I/O failure.
+void write_torch_checkpoint(const std::filesystem::path& path,
+                            std::span<const NamedTensor> tensors);
 
 }  // namespace parity::importers

@@ -43,7 +43,8 @@ struct RecordDiff {
 };
 
 struct CompareOptions {
-  std::string map = "identity";  // a built-in name map or a rule file (name_map.hpp)
+  std::string map =
+      "identity";  // a built-in name map or a rule file (importers/naming/name_map.hpp)
   ToleranceRules tolerances;
   ParallelOptions parallel;
 };

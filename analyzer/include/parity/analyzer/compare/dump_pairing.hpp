@@ -1,6 +1,6 @@
 // Pairs the records of two tensor dumps (docs/formats/dump.md) for
 // `parity compare`. A's names are first mapped into B's vocabulary by a name
-// map (weights/name_map.hpp: a built-in map's name or a rule file). Then:
+// map (importers/naming/name_map.hpp: a built-in map's name or a rule file). Then:
 //   both sides with a manifest   by the key (step, phase, role, name)
 //   either side a plain .npy dir by name (the k-th record of a name with the
 //                                k-th of that name in B), then what is left

@@ -13,6 +13,7 @@
 
 #include "parity/analyzer/weights/tensor_diff.hpp"
 #include "parity/analyzer/weights/tolerance_rules.hpp"
+#include "parity/importers/naming/training_state.hpp"
 #include "parity/importers/tensor_source.hpp"
 
 namespace parity::analyzer {
@@ -36,6 +37,10 @@ bool status_agrees(DiffStatus status);
 
 struct DiffOptions {
   std::string map = "auto";  // see pair_tensors()
+  // Pair and compare the optimizer state and bookkeeping too, so that an
+  // entry on one side only is a finding (--strict). By default they are
+  // listed apart (WeightDiff::training_state) and never fail the verdict.
+  bool strict = false;
   ToleranceRules tolerances;
   unsigned threads = 0;  // 0: one per hardware thread
   // Called after each compared pair (from the calling thread's view: serialized).
@@ -55,10 +60,21 @@ struct ParameterDiff {
   std::string note;                      // why it has no counterpart
 };
 
+// An entry of the optimizer's state or the training loop's bookkeeping, set
+// aside rather than compared (importers/naming/training_state.hpp).
+struct TrainingStateEntry {
+  bool in_a = true;  // which file holds it
+  std::string name;
+  DType dtype = DType::kFloat32;
+  std::vector<std::int64_t> shape;
+  importers::TrainingState state;
+};
+
 struct WeightDiff {
   std::string path_a, path_b, format_a, format_b;
-  std::string pairing;                    // how the pairs were made
-  std::vector<ParameterDiff> parameters;  // pairs in A's order, then A's and B's unpaired
+  std::string pairing;                             // how the pairs were made
+  std::vector<ParameterDiff> parameters;           // pairs in A's order, then A's and B's unpaired
+  std::vector<TrainingStateEntry> training_state;  // A's, then B's, in file order
   std::uint64_t bytes_read = 0;
   double seconds = 0;
 

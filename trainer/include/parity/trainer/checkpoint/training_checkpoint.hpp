@@ -62,4 +62,9 @@ void write_checkpoint(const std::filesystem::path& path, const TrainingCheckpoin
 // (a plain safetensors file, a newer format version, a bad counter).
 TrainingCheckpoint read_checkpoint(const std::filesystem::path& path);
 
+// Whether `path` holds a checkpoint of Parity's trainer (a safetensors file
+// whose metadata names its format), rather than weights in another layout.
+// Throws parity::Error naming the file when it is no tensor file at all.
+bool is_training_checkpoint(const std::filesystem::path& path);
+
 }  // namespace parity::trainer

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "parity/trainer/debug/planted_faults.hpp"
@@ -15,8 +16,10 @@ namespace parity::trainer {
 
 struct DebugOptions {
   // The initial weights: any tensor file holding the model's whole
-  // state_dict under torchvision names (.pth, .safetensors, .ckpt, .npz).
+  // state_dict (.pth, .safetensors, .ckpt, .npz), its names lined up with
+  // torchvision's by `weights_map` (train/foreign_weights.hpp).
   std::optional<std::filesystem::path> init_weights;
+  std::string weights_map = "auto";
   // One batch used at every step instead of the dataset.
   std::optional<std::filesystem::path> input_images, input_labels;
   std::optional<DumpOptions> dump;

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "parity/trainer/config/train_config.hpp"
-#include "parity/trainer/debug/step_selection.hpp"
 #include "parity/trainer/debug/debug_options.hpp"
+#include "parity/trainer/debug/step_selection.hpp"
 #include "parity/trainer/dist/communicator.hpp"
 
 namespace parity::trainer {
@@ -26,7 +26,7 @@ struct TrainOptions {
   bool eval_each_epoch = false;                 // top-1/top-5 on the test split after each epoch
   double data_delay_ms = 0;                     // loader sleep per batch (ms): planted slow data
   std::string command_line;                     // recorded in the trace
-  DebugOptions debug;                           // dumps, anomaly checks, fixed inputs, planted faults
+  DebugOptions debug;  // dumps, anomaly checks, fixed inputs, planted faults
   // The capture window (--trace-steps): only these steps are recorded, and
   // between windows the recorder's hot path returns at once. Unset: all.
   std::optional<StepSelection> trace_steps;
@@ -38,18 +38,18 @@ struct TrainOptions {
 };
 
 struct TrainSummary {
-  std::int64_t steps = 0;            // optimizer steps this run took
-  std::int64_t global_step = 0;      // steps since the start of training
+  std::int64_t steps = 0;        // optimizer steps this run took
+  std::int64_t global_step = 0;  // steps since the start of training
   double last_loss = 0.0;
   double images_per_second = 0.0;    // over this run's steps, data waits included
   std::int64_t skipped_batches = 0;  // short batches (unreadable images left out)
   // The loss scaler's totals since the start of training (resumed runs included).
-  std::int64_t overflow_steps = 0;   // steps whose gradients held Inf or NaN
-  std::int64_t overflow_skips = 0;   // of those, the steps whose update was not applied
-  double loss_scale = 1.0;           // the scale the next step would use
+  std::int64_t overflow_steps = 0;  // steps whose gradients held Inf or NaN
+  std::int64_t overflow_skips = 0;  // of those, the steps whose update was not applied
+  double loss_scale = 1.0;          // the scale the next step would use
   std::optional<std::filesystem::path> last_checkpoint;
-  std::int64_t dumped_tensors = 0;   // records written by --dump
-  std::uint64_t dumped_bytes = 0;    // their .npy data
+  std::int64_t dumped_tensors = 0;  // records written by --dump
+  std::uint64_t dumped_bytes = 0;   // their .npy data
 };
 
 struct EvalResult {
@@ -63,7 +63,10 @@ struct EvalResult {
 // --detect-anomaly, the first NaN/Inf throws AnomalyDetected.
 TrainSummary train(const TrainConfig& config, const TrainOptions& options, std::ostream& log);
 
+// `checkpoint` is one of the trainer's checkpoints (its config must be this
+// one's network), or weights in any format Parity reads, lined up with the
+// network's names by `map` (foreign_weights.hpp).
 EvalResult evaluate_checkpoint(const TrainConfig& config, const std::filesystem::path& checkpoint,
-                               std::ostream& log);
+                               std::ostream& log, const std::string& map = "auto");
 
 }  // namespace parity::trainer

@@ -1,12 +1,12 @@
 // Name maps read from a user's rule file (YAML, or JSON, which yaml-cpp reads too).
-#include <regex>
-
 #include <yaml-cpp/yaml.h>
 
-#include "parity/analyzer/weights/name_map.hpp"
-#include "parity/core/error.hpp"
+#include <regex>
 
-namespace parity::analyzer {
+#include "parity/core/error.hpp"
+#include "parity/importers/naming/name_map.hpp"
+
+namespace parity::importers {
 namespace {
 
 struct Rule {
@@ -33,7 +33,9 @@ std::string scalar(const YAML::Node& node, const std::string& where) {
 class RuleFileMap final : public NameMap {
  public:
   RuleFileMap(std::string path, std::vector<Rule> rules, std::vector<std::regex> no_counterpart)
-      : path_(std::move(path)), rules_(std::move(rules)), no_counterpart_(std::move(no_counterpart)) {}
+      : path_(std::move(path)),
+        rules_(std::move(rules)),
+        no_counterpart_(std::move(no_counterpart)) {}
 
   std::string description() const override { return path_; }
 
@@ -43,7 +45,8 @@ class RuleFileMap final : public NameMap {
     for (std::string name : names) {
       for (const Rule& rule : rules_) name = std::regex_replace(name, rule.from, rule.to);
       if (is_lonely(name))
-        out.push_back({MappedName::Kind::kNoCounterpart, "listed under no_counterpart in " + path_});
+        out.push_back(
+            {MappedName::Kind::kNoCounterpart, "listed under no_counterpart in " + path_});
       else
         out.push_back({MappedName::Kind::kMapped, std::move(name)});
     }
@@ -80,8 +83,8 @@ std::unique_ptr<NameMap> load_rule_file(const std::filesystem::path& path) {
   } catch (const YAML::BadFile&) {
     throw Error("cannot open the rule file", file, "check the path given to --map");
   } catch (const YAML::Exception& error) {
-    throw Error("the rule file is not valid YAML or JSON: " + error.msg, file + ":" +
-                std::to_string(error.mark.line + 1));
+    throw Error("the rule file is not valid YAML or JSON: " + error.msg,
+                file + ":" + std::to_string(error.mark.line + 1));
   }
   if (!root.IsMap())
     throw Error("a rule file is a mapping with 'rules' and 'no_counterpart'", file,
@@ -123,4 +126,4 @@ std::unique_ptr<NameMap> make_name_map(const std::string& spec) {
               "built-in maps: auto, " + names + "; or the path of a YAML/JSON rule file");
 }
 
-}  // namespace parity::analyzer
+}  // namespace parity::importers

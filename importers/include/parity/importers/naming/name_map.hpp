@@ -4,11 +4,11 @@
 // running_mean is a batch norm, so its `weight` is MindSpore's `gamma`).
 //
 // Built-in maps (directed, A -> B):
-//   mindspore-to-torch   gamma/beta/moving_mean/moving_variance -> weight/bias/running_mean/running_var
-//   torch-to-mindspore   the reverse; num_batches_tracked has no counterpart
-//   modelzoo-to-torch    as mindspore-to-torch, plus down_sample_layer -> downsample, end_point -> fc
-//   torch-to-modelzoo    the reverse
-//   identity             names are the same on both sides
+//   mindspore-to-torch   gamma/beta/moving_mean/moving_variance ->
+//   weight/bias/running_mean/running_var torch-to-mindspore   the reverse; num_batches_tracked has
+//   no counterpart modelzoo-to-torch    as mindspore-to-torch, plus down_sample_layer ->
+//   downsample, end_point -> fc torch-to-modelzoo    the reverse identity             names are the
+//   same on both sides
 // A rule file (YAML or JSON) holds ordered regex rules and the names with no
 // counterpart; see docs/diff.md.
 #pragma once
@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace parity::analyzer {
+namespace parity::importers {
 
 // What a map makes of one name of side A.
 struct MappedName {
@@ -63,4 +63,4 @@ std::unique_ptr<NameMap> load_rule_file(const std::filesystem::path& path);
 // listing the built-ins when it is neither.
 std::unique_ptr<NameMap> make_name_map(const std::string& spec);
 
-}  // namespace parity::analyzer
+}  // namespace parity::importers

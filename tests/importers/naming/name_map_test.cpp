@@ -1,14 +1,13 @@
-// Built-in name maps, rule files and the name features of the automatic pairing.
-#include <catch2/catch.hpp>
+// Built-in name maps and rule files.
+#include "parity/importers/naming/name_map.hpp"
 
+#include <catch2/catch.hpp>
 #include <fstream>
 
-#include "parity/analyzer/weights/name_features.hpp"
-#include "parity/analyzer/weights/name_map.hpp"
 #include "parity/core/error.hpp"
 #include "temp_dir.hpp"
 
-using namespace parity::analyzer;
+using namespace parity::importers;
 using Kind = MappedName::Kind;
 
 namespace {
@@ -20,22 +19,37 @@ std::vector<std::string> mapped(const NameMap& map, const std::vector<std::strin
   return out;
 }
 
-const std::vector<std::string> kTorch{
-    "conv1.weight", "bn1.weight", "bn1.bias", "bn1.running_mean", "bn1.running_var",
-    "bn1.num_batches_tracked", "layer1.0.downsample.0.weight", "layer1.0.downsample.1.weight",
-    "layer1.0.downsample.1.running_mean", "fc.weight", "fc.bias"};
+const std::vector<std::string> kTorch{"conv1.weight",
+                                      "bn1.weight",
+                                      "bn1.bias",
+                                      "bn1.running_mean",
+                                      "bn1.running_var",
+                                      "bn1.num_batches_tracked",
+                                      "layer1.0.downsample.0.weight",
+                                      "layer1.0.downsample.1.weight",
+                                      "layer1.0.downsample.1.running_mean",
+                                      "fc.weight",
+                                      "fc.bias"};
 
 }  // namespace
 
-TEST_CASE("built-in maps rename batch norms and model_zoo modules both ways", "[unit][weights]") {
+TEST_CASE("built-in maps rename batch norms and model_zoo modules both ways", "[unit][naming]") {
   const auto to_modelzoo = make_builtin_map("torch-to-modelzoo");
-  const std::vector<std::string> expected{
-      "conv1.weight", "bn1.gamma", "bn1.beta", "bn1.moving_mean", "bn1.moving_variance", "<none>",
-      "layer1.0.down_sample_layer.0.weight", "layer1.0.down_sample_layer.1.gamma",
-      "layer1.0.down_sample_layer.1.moving_mean", "end_point.weight", "end_point.bias"};
+  const std::vector<std::string> expected{"conv1.weight",
+                                          "bn1.gamma",
+                                          "bn1.beta",
+                                          "bn1.moving_mean",
+                                          "bn1.moving_variance",
+                                          "<none>",
+                                          "layer1.0.down_sample_layer.0.weight",
+                                          "layer1.0.down_sample_layer.1.gamma",
+                                          "layer1.0.down_sample_layer.1.moving_mean",
+                                          "end_point.weight",
+                                          "end_point.bias"};
   CHECK(mapped(*to_modelzoo, kTorch) == expected);
   // fc's weight and bias stay weight and bias: only batch norms have gamma and beta.
-  CHECK(mapped(*make_builtin_map("torch-to-mindspore"), {"fc.weight", "bn.weight", "bn.running_var"}) ==
+  CHECK(mapped(*make_builtin_map("torch-to-mindspore"),
+               {"fc.weight", "bn.weight", "bn.running_var"}) ==
         std::vector<std::string>{"fc.weight", "bn.gamma", "bn.moving_variance"});
 
   std::vector<std::string> back_input;
@@ -52,7 +66,8 @@ TEST_CASE("built-in maps rename batch norms and model_zoo modules both ways", "[
   CHECK_FALSE(lonely[1].has_value());
 }
 
-TEST_CASE("rule files rewrite names in order and list names with no counterpart", "[unit][weights]") {
+TEST_CASE("rule files rewrite names in order and list names with no counterpart",
+          "[unit][naming]") {
   TempDir dir;
   std::ofstream(dir / "rules.yaml") << "rules:\n"
                                        "  - {from: '^backbone\\.', to: ''}\n"
@@ -65,10 +80,11 @@ TEST_CASE("rule files rewrite names in order and list names with no counterpart"
   CHECK(map->lonely_in_b({"x.step", "x.weight"})[0].has_value());
 
   std::ofstream(dir / "rules.json") << R"({"rules": [{"from": "a", "to": "b"}]})";
-  CHECK(mapped(*make_name_map((dir / "rules.json").string()), {"cat"}) == std::vector<std::string>{"cbt"});
+  CHECK(mapped(*make_name_map((dir / "rules.json").string()), {"cat"}) ==
+        std::vector<std::string>{"cbt"});
 }
 
-TEST_CASE("bad rule files and unknown maps are named", "[unit][weights]") {
+TEST_CASE("bad rule files and unknown maps are named", "[unit][naming]") {
   TempDir dir;
   const auto refused = [](const std::string& spec, const std::string& message) {
     try {
@@ -87,18 +103,4 @@ TEST_CASE("bad rule files and unknown maps are named", "[unit][weights]") {
   refused((dir / "shape.yaml").string(), "{from: REGEX, to: REPLACEMENT}");
   std::ofstream(dir / "broken.yaml") << "rules: [\n";
   refused((dir / "broken.yaml").string(), "not valid YAML or JSON");
-}
-
-TEST_CASE("name features: numbers, letters and folded synonyms", "[unit][weights]") {
-  const NameFeatures f = name_features("layer3.12.down_sample_layer.1.moving_variance");
-  CHECK(f.module == "layer3.12.down_sample_layer.1");
-  CHECK(f.numbers == std::vector<std::int64_t>{3, 12, 1});
-  CHECK(f.module_letters == "layerdownsamplelayer");
-  CHECK(f.leaf_letters == "runningvar");
-  CHECK(name_features("bn.running_var").leaf_letters == "runningvar");
-  CHECK(name_features("encoder.attnBlock.kernel").module_letters == "encoderattnblock");
-  CHECK(name_features("encoder.attnBlock.kernel").leaf_letters == "weight");
-  CHECK(bigram_similarity("abc", "abc") == 1.0);
-  CHECK(bigram_similarity("abcd", "wxyz") == 0.0);
-  CHECK(bigram_similarity("downsample", "downsamplelayer") > 0.7);
 }

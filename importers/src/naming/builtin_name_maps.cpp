@@ -5,18 +5,18 @@
 #include <array>
 #include <set>
 
-#include "parity/analyzer/weights/name_map.hpp"
+#include "parity/importers/naming/name_map.hpp"
 
-namespace parity::analyzer {
+namespace parity::importers {
 namespace {
 
 struct LeafPair {
   std::string_view torch, mindspore;
 };
 constexpr std::array<LeafPair, 4> kBatchNormLeaves{{{"weight", "gamma"},
-                                                     {"bias", "beta"},
-                                                     {"running_mean", "moving_mean"},
-                                                     {"running_var", "moving_variance"}}};
+                                                    {"bias", "beta"},
+                                                    {"running_mean", "moving_mean"},
+                                                    {"running_var", "moving_variance"}}};
 
 constexpr std::string_view kNoBatchCounter =
     "MindSpore's BatchNorm keeps no batch counter (its optimizer's global_step plays that part)";
@@ -82,7 +82,8 @@ class TorchToMindspore final : public NameMap {
     std::set<std::string> batch_norms;
     for (const std::string& name : names) {
       const Split split = split_name(name);
-      if (split.leaf == "running_mean" || split.leaf == "running_var") batch_norms.insert(split.module);
+      if (split.leaf == "running_mean" || split.leaf == "running_var")
+        batch_norms.insert(split.module);
     }
     std::vector<MappedName> out;
     out.reserve(names.size());
@@ -177,4 +178,4 @@ std::string reverse_builtin_map_name(std::string_view name) {
   return std::string(name.substr(to + 4)) + "-to-" + std::string(name.substr(0, to));
 }
 
-}  // namespace parity::analyzer
+}  // namespace parity::importers

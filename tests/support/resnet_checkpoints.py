@@ -1,13 +1,21 @@
 """Writes torchvision ResNet checkpoints under PyTorch's and MindSpore's names,
-for the weight-diff tests: the PyTorch state_dict as it is, and the same
-network as MindSpore saves it, in both MindSpore naming styles, in MindSpore's
-parameter order (a BatchNorm's moving_mean, moving_variance, gamma, beta).
+for the weight-diff, weight-loading and viewer tests: the PyTorch state_dict
+as it is, and the same network as MindSpore saves it, in both MindSpore naming
+styles, in MindSpore's parameter order (a BatchNorm's moving_mean,
+moving_variance, gamma, beta).
 
-  resnet_checkpoints.py OUT_DIR [--arch resnet50] [--seed 0]
+  resnet_checkpoints.py OUT_DIR [--arch resnet50] [--seed 0] [--num-classes 1000]
       [--style torch|mindspore|modelzoo] [--order network|alphabetical]
       [--name FILE] [--perturb NAME=DELTA]... [--dtype NAME=float16]...
+      [--training-state]
 
-The files are safetensors (tests/support/torch_safetensors.py)."""
+The files are safetensors (tests/support/torch_safetensors.py), or what
+torch.save writes when the name ends in .pth. --training-state adds what a
+training checkpoint holds beside the model: under MindSpore's names, what its
+ModelCheckpoint writes with a Momentum optimizer (moments.<parameter> for
+every trainable parameter, learning_rate, momentum, global_step, epoch_num,
+step_num); under PyTorch's (.pth only), the usual training checkpoint
+{"epoch", "state_dict", "optimizer", "best_acc1"} after one SGD step."""
 import argparse
 import os
 import sys
@@ -15,7 +23,7 @@ import sys
 import torch
 import torchvision
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "support"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_safetensors  # noqa: E402
 
 BN_LEAVES = {"weight": "gamma", "bias": "beta", "running_mean": "moving_mean",
@@ -65,10 +73,12 @@ def main():
     parser.add_argument("--name", default=None)
     parser.add_argument("--perturb", action="append", default=[])
     parser.add_argument("--dtype", action="append", default=[])
+    parser.add_argument("--num-classes", type=int, default=1000)
+    parser.add_argument("--training-state", action="store_true")
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
-    model = getattr(torchvision.models, args.arch)()
+    model = getattr(torchvision.models, args.arch)(num_classes=args.num_classes)
     # Trained-looking statistics, so no two BatchNorm tensors are all ones or zeros.
     with torch.no_grad():
         for module in model.modules():
@@ -87,12 +97,45 @@ def main():
         state[name] = state[name].to(getattr(torch, dtype))
     if args.style != "torch":
         state = network_order(mindspore_names(state, args.style == "modelzoo"))
+    if args.training_state and args.style != "torch":
+        state.update(mindspore_training_state(state))
     if args.order == "alphabetical":
         state = dict(sorted(state.items()))
     os.makedirs(args.out_dir, exist_ok=True)
     name = args.name or f"{args.arch}_{args.style}_{args.order}_seed{args.seed}.safetensors"
-    torch_safetensors.write(os.path.join(args.out_dir, name), state)
+    path = os.path.join(args.out_dir, name)
+    if name.endswith(".pth"):
+        obj = torch_training_checkpoint(model, state) if args.training_state else state
+        torch.save(obj, path)
+    else:
+        torch_safetensors.write(path, state)
     print(len(state))
+
+
+def mindspore_training_state(state):
+    """What MindSpore's ModelCheckpoint saves beside the network with a
+    Momentum optimizer (names as mindspore/nn/optim/momentum.py and
+    optimizer.py give them; epoch_num and step_num from append_info)."""
+    trainable = [n for n in state if not n.endswith(("moving_mean", "moving_variance"))]
+    out = {"moments." + n: torch.randn_like(state[n]) for n in trainable}
+    out["learning_rate"] = torch.tensor(0.1)
+    out["momentum"] = torch.tensor(0.9)
+    out["global_step"] = torch.tensor([500], dtype=torch.int32)
+    out["epoch_num"] = torch.tensor(5, dtype=torch.int32)
+    out["step_num"] = torch.tensor(500, dtype=torch.int32)
+    return out
+
+
+def torch_training_checkpoint(model, state):
+    """The checkpoint PyTorch's ImageNet example saves, after one SGD step."""
+    model.load_state_dict(state)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    for p in model.parameters():
+        p.grad = torch.ones_like(p)
+    optimizer.step()
+    model.load_state_dict(state)  # the weights stay those of the other files
+    return {"epoch": 3, "arch": "resnet", "state_dict": model.state_dict(),
+            "best_acc1": torch.tensor(0.5), "optimizer": optimizer.state_dict()}
 
 
 if __name__ == "__main__":
