@@ -15,8 +15,8 @@
 inline std::filesystem::path resnet_checkpoint(const std::filesystem::path& dir,
                                                const std::string& name,
                                                const std::vector<std::string>& args) {
-  std::vector<std::string> command{PARITY_PYTHON, PARITY_RESNET_CHECKPOINTS, dir.string(),
-                                   "--name", name};
+  std::vector<std::string> command{PARITY_PYTHON, PARITY_RESNET_CHECKPOINTS, dir.string(), "--name",
+                                   name};
   command.insert(command.end(), args.begin(), args.end());
   const auto result = run_process(command);
   INFO(result.err);

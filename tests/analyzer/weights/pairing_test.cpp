@@ -2,11 +2,11 @@
 // styles) paired with the right one of PyTorch's 320 state_dict entries, with
 // zero wrong pairs, by the automatic mode and by structure alone, in
 // MindSpore's order and alphabetically, with equal or unrelated values.
-#include <catch2/catch.hpp>
+#include "parity/analyzer/weights/pairing.hpp"
 
+#include <catch2/catch.hpp>
 #include <regex>
 
-#include "parity/analyzer/weights/pairing.hpp"
 #include "parity/importers/safetensors.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
@@ -16,12 +16,14 @@ using namespace parity::analyzer;
 
 namespace {
 
-std::filesystem::path make_checkpoint(const TempDir& dir, const std::string& arch, const std::string& style,
-                                      const std::string& order, int seed) {
-  const std::string name = arch + "_" + style + "_" + order + "_" + std::to_string(seed) + ".safetensors";
-  const auto result = run_process({PARITY_PYTHON, PARITY_RESNET_CHECKPOINTS, dir.path().string(), "--arch", arch,
-                                   "--style", style, "--order", order, "--seed", std::to_string(seed),
-                                   "--name", name});
+std::filesystem::path make_checkpoint(const TempDir& dir, const std::string& arch,
+                                      const std::string& style, const std::string& order,
+                                      int seed) {
+  const std::string name =
+      arch + "_" + style + "_" + order + "_" + std::to_string(seed) + ".safetensors";
+  const auto result = run_process({PARITY_PYTHON, PARITY_RESNET_CHECKPOINTS, dir.path().string(),
+                                   "--arch", arch, "--style", style, "--order", order, "--seed",
+                                   std::to_string(seed), "--name", name});
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   return dir / name;
@@ -58,15 +60,18 @@ void check_resnet50_pairing(const Pairing& pairing, const std::vector<importers:
 
 }  // namespace
 
-TEST_CASE("ResNet-50: all 267 MindSpore parameters pair with the right PyTorch ones", "[unit][weights]") {
+TEST_CASE("ResNet-50: all 267 MindSpore parameters pair with the right PyTorch ones",
+          "[unit][weights]") {
   TempDir dir;
-  const auto torch_file = importers::open_safetensors_source(make_checkpoint(dir, "resnet50", "torch", "network", 0));
+  const auto torch_file =
+      importers::open_safetensors_source(make_checkpoint(dir, "resnet50", "torch", "network", 0));
   const auto& torch = torch_file->entries();
   REQUIRE(torch.size() == 320);
   for (const std::string style : {"mindspore", "modelzoo"})
     for (const std::string order : {"network", "alphabetical"}) {
       // Unrelated values (another seed): the pairing may use names, shapes and order only.
-      const auto ms_file = importers::open_safetensors_source(make_checkpoint(dir, "resnet50", style, order, 1));
+      const auto ms_file =
+          importers::open_safetensors_source(make_checkpoint(dir, "resnet50", style, order, 1));
       const auto& ms = ms_file->entries();
       REQUIRE(ms.size() == 267);
       for (const std::string mode : {"auto", "structure"}) {
@@ -79,7 +84,8 @@ TEST_CASE("ResNet-50: all 267 MindSpore parameters pair with the right PyTorch o
     }
 }
 
-TEST_CASE("auto pairing strips wrapper prefixes and reports what is left alone", "[unit][weights]") {
+TEST_CASE("auto pairing strips wrapper prefixes and reports what is left alone",
+          "[unit][weights]") {
   using importers::TensorEntry;
   const std::vector<TensorEntry> a{{"state_dict.conv.weight", DType::kFloat32, {8, 3, 3, 3}},
                                    {"state_dict.bn.weight", DType::kFloat32, {8}},
@@ -92,7 +98,8 @@ TEST_CASE("auto pairing strips wrapper prefixes and reports what is left alone",
                                    {"fc.weight", DType::kFloat32, {5, 8}},
                                    {"global_step", DType::kInt32, {1}}};
   const Pairing pairing = pair_tensors(a, b, "auto");
-  CHECK_THAT(pairing.method, Catch::Contains("torch-to-mindspore") && Catch::Contains("A without 'state_dict.'"));
+  CHECK_THAT(pairing.method,
+             Catch::Contains("torch-to-mindspore") && Catch::Contains("A without 'state_dict.'"));
   REQUIRE(pairing.pairs.size() == 4);
   CHECK(pairing.pairs[3].a == 3);  // fc pairs by name though the shapes differ: a shape mismatch
   CHECK(pairing.pairs[3].b == 3);

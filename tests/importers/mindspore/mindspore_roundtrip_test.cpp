@@ -10,6 +10,7 @@
 #include "checkpoint_bytes.hpp"
 #include "parity/importers/mindspore_checkpoint.hpp"
 #include "safetensors_fixture.hpp"
+#include "same_tensors.hpp"
 #include "temp_dir.hpp"
 
 using parity::DType;
@@ -26,17 +27,6 @@ std::vector<NamedTensor> every_dtype() {
   for (const auto& spec : parity::test::peer_tensor_specs())
     tensors.push_back(parity::test::pattern_tensor(spec.name, spec.dtype, spec.shape));
   return tensors;
-}
-
-void check_same(const std::vector<NamedTensor>& read, const std::vector<NamedTensor>& written) {
-  REQUIRE(read.size() == written.size());
-  for (std::size_t i = 0; i < read.size(); ++i) {
-    INFO(written[i].name);
-    CHECK(read[i].name == written[i].name);
-    CHECK(read[i].dtype == written[i].dtype);
-    CHECK(read[i].shape == written[i].shape);
-    CHECK(read[i].data == written[i].data);
-  }
 }
 
 }  // namespace
@@ -58,7 +48,7 @@ TEST_CASE("every dtype round-trips, whole or split, with or without a CRC traile
         CHECK(source->entries()[i].dtype == tensors[i].dtype);
         CHECK(source->entries()[i].shape == tensors[i].shape);
       }
-      check_same(parity::test::ckpt::read_all(*source), tensors);
+      check_same_tensors(parity::test::ckpt::read_all(*source), tensors);
     }
   }
 }
@@ -77,7 +67,7 @@ TEST_CASE("tensors are read correctly from several threads at once", "[unit]") {
       for (int round = 0; round < 20; ++round) result = parity::test::ckpt::read_all(*source);
     });
   for (auto& thread : threads) thread.join();
-  for (const auto& result : results) check_same(result, tensors);
+  for (const auto& result : results) check_same_tensors(result, tensors);
 }
 
 TEST_CASE("opening reads no tensor bytes: a 3 GiB tensor costs nothing until read", "[unit]") {

@@ -6,6 +6,7 @@
 #include "parity/importers/torch_checkpoint.hpp"
 #include "parity/importers/zip_archive.hpp"
 #include "process.hpp"
+#include "same_tensors.hpp"
 #include "temp_dir.hpp"
 #include "torch_fixture.hpp"
 
@@ -29,17 +30,6 @@ std::vector<NamedTensor> sample_tensors() {
   return tensors;
 }
 
-void check_same(const std::vector<NamedTensor>& got, const std::vector<NamedTensor>& expected) {
-  REQUIRE(got.size() == expected.size());
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    INFO("tensor " << expected[i].name);
-    CHECK(got[i].name == expected[i].name);
-    CHECK(got[i].dtype == expected[i].dtype);
-    CHECK(got[i].shape == expected[i].shape);
-    CHECK(got[i].data == expected[i].data);
-  }
-}
-
 }  // namespace
 
 TEST_CASE("torch.load(weights_only=True) reads our .pth exactly", "[e2e]") {
@@ -50,7 +40,7 @@ TEST_CASE("torch.load(weights_only=True) reads our .pth exactly", "[e2e]") {
                                    (dir / "ours.pth").string(), dir.path().string(), "ours"});
   INFO(loaded.err);
   REQUIRE(loaded.exit_code == 0);
-  check_same(parity::test::torch_reference("ours", dir.path()), tensors);
+  check_same_tensors(parity::test::torch_reference("ours", dir.path()), tensors);
 }
 
 TEST_CASE("our .pth reads back through our reader, laid out as torch.save lays it out", "[e2e]") {
@@ -61,7 +51,7 @@ TEST_CASE("our .pth reads back through our reader, laid out as torch.save lays i
   CHECK(source->format() == "pytorch");
   std::vector<NamedTensor> read;
   for (const auto& entry : source->entries()) read.push_back(source->read(entry.name));
-  check_same(read, tensors);
+  check_same_tensors(read, tensors);
 
   const auto archive = parity::importers::ZipArchive::open(dir / "ours.pt");
   const auto& members = archive.members();
