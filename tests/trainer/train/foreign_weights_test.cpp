@@ -96,7 +96,7 @@ TEST_CASE("our checkpoint converted to a .pth evaluates as the checkpoint does",
                                           " (pytorch, names by identity, 122 tensors)"));
 }
 
-TEST_CASE("--init-weights lines up a MindSpore checkpoint's names", "[e2e]") {
+TEST_CASE("init-weights lines up a MindSpore checkpoint's names", "[e2e]") {
   TempDir dir;
   const auto config = torchvision_config(dir);
   const auto mindspore = weights(dir, "ms.safetensors", {"--style", "mindspore"});
