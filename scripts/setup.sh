@@ -3,7 +3,9 @@
 # Safe to run again: packages already present are skipped without touching the
 # network, and the build is incremental.
 #
-#   scripts/setup.sh           packages for building and testing, then build
+#   scripts/setup.sh                 packages for building and testing, then build all
+#   scripts/setup.sh TARGET...       the same packages, then build only these CMake
+#                                    targets (scripts/demo.sh: parity-train parity)
 #
 # Environment: PARITY_BUILD_DIR (default: build), PARITY_CMAKE_ARGS (extra
 # configure arguments, e.g. "-DPARITY_WITH_CUDA=OFF").
@@ -28,11 +30,13 @@ packages=(
   python3 python3-torch python3-torchvision         # the PyTorch peer of tests and benchmarks
 )
 
+targets=()
 for arg in "$@"; do
   case "$arg" in
     --peer) ;;  # kept for old scripts: the peer is always installed now
-    -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -*) echo "setup.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    *) targets+=(--target "$arg") ;;
   esac
 done
 
@@ -57,5 +61,5 @@ fi
 
 # shellcheck disable=SC2086  # PARITY_CMAKE_ARGS is a list of arguments
 cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release ${PARITY_CMAKE_ARGS:-}
-cmake --build "$build_dir" --parallel "$(nproc)"
+cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"
 echo "setup: built into $build_dir"
