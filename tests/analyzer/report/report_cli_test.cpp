@@ -81,7 +81,10 @@ TEST_CASE(
   CHECK(std::abs(measured - truth) <= 0.02);
   const json* data_bound = finding(report, "data-bound");
   REQUIRE(data_bound);
-  CHECK((*data_bound)["severity"] == (truth > 0.2 ? "error" : "warning"));
+  // The rule classifies the share it measured: near the 20% line, the planted
+  // share and the measured one (within 2 points of each other) can fall on
+  // either side of it.
+  CHECK((*data_bound)["severity"] == (measured > 0.2 ? "error" : "warning"));
   CHECK_THAT((*data_bound)["next_step"].get<std::string>(), Catch::Contains("num_workers"));
 }
 

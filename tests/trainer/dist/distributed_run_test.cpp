@@ -33,10 +33,14 @@ fs::path write_config(const fs::path& folder, const std::string& extra = "") {
   return path;
 }
 
-// mpiexec with the environment of the other MPI tests (see CMakeLists.txt).
-ProcessResult mpirun(int ranks, std::vector<std::string> train_args) {
+// mpiexec with the environment of the other MPI tests (see CMakeLists.txt),
+// and its own Open MPI session directory inside the test's folder: two
+// mpiexec started at once under `ctest -j` both create the default
+// /tmp/ompi.<host>.<uid>, and the loser fails in orte_init.
+ProcessResult mpirun(const TempDir& dir, int ranks, std::vector<std::string> train_args) {
   std::vector<std::string> argv{"/usr/bin/env"};
   for (const char* variable : {PARITY_MPI_TEST_ENVIRONMENT}) argv.emplace_back(variable);
+  argv.push_back("OMPI_MCA_orte_tmpdir_base=" + dir.path().string());
   for (const char* word : {PARITY_MPIEXEC, "-n", ""}) argv.emplace_back(word);
   argv.back() = std::to_string(ranks);
   argv.emplace_back(PARITY_TRAIN);
@@ -48,9 +52,10 @@ ProcessResult mpirun(int ranks, std::vector<std::string> train_args) {
 
 TEST_CASE("a 2-rank traced run has every gradient bucket of every step on every rank", "[e2e]") {
   TempDir dir;
-  const auto run = mpirun(2, {"train", "--config", write_config(dir.path()).string(), "--max-steps",
-                              std::to_string(kSteps), "--trace", (dir / "run.db").string(), "--set",
-                              "allreduce_split=index:[20,40]", "--log-every", "1"});
+  const auto run = mpirun(dir, 2,
+                          {"train", "--config", write_config(dir.path()).string(), "--max-steps",
+                           std::to_string(kSteps), "--trace", (dir / "run.db").string(), "--set",
+                           "allreduce_split=index:[20,40]", "--log-every", "1"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   // Only rank 0 logs: one line per step, once.
@@ -122,8 +127,9 @@ TEST_CASE("both ranks skip a step whose overflow only rank 0 saw", "[e2e]") {
                                           "loss_scale_manager: dynamic\nloss_scale: 1024\n"
                                           "loss_scale_window: 2\n")
                                  .string();
-  const auto run = mpirun(2, {"train", "--config", config, "--max-steps", "4", "--plant-overflow",
-                              "2", "--trace", (dir / "run.db").string()});
+  const auto run = mpirun(dir, 2,
+                          {"train", "--config", config, "--max-steps", "4", "--plant-overflow", "2",
+                           "--trace", (dir / "run.db").string()});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.out, Catch::Contains("dynamic loss scale 1024: 1 steps overflowed, 1 skipped"));
@@ -140,8 +146,9 @@ TEST_CASE("a rank that fails stops every rank with exit code 2", "[e2e]") {
   const std::string config = write_config(dir.path()).string();
   SECTION("only rank 1 fails: its trace file is already there") {
     std::ofstream(dir / "run.rank1.db") << "in the way";
-    const auto run = mpirun(2, {"train", "--config", config, "--max-steps", "50", "--trace",
-                                (dir / "run.db").string()});
+    const auto run = mpirun(
+        dir, 2,
+        {"train", "--config", config, "--max-steps", "50", "--trace", (dir / "run.db").string()});
     INFO(run.out << run.err);
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, Catch::Contains("rank 1: error"));
@@ -149,13 +156,13 @@ TEST_CASE("a rank that fails stops every rank with exit code 2", "[e2e]") {
   }
   SECTION("a split that names a parameter the model lacks") {
     const auto run =
-        mpirun(2, {"train", "--config", config, "--set", "allreduce_split=index:[85,160]"});
+        mpirun(dir, 2, {"train", "--config", config, "--set", "allreduce_split=index:[85,160]"});
     INFO(run.out << run.err);
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, Catch::Contains("the model has 62 parameters"));
   }
   SECTION("skip_corrupt, which would let ranks take different steps") {
-    const auto run = mpirun(2, {"train", "--config", config, "--set", "skip_corrupt=true"});
+    const auto run = mpirun(dir, 2, {"train", "--config", config, "--set", "skip_corrupt=true"});
     INFO(run.out << run.err);
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, Catch::Contains("skip_corrupt cannot be used with several ranks"));
