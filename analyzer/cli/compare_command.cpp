@@ -47,7 +47,7 @@ void add_compare_command(CLI::App& app, Run& run) {
                       "Pairs compared at once (default: one per core)");
   command->add_flag("--all", options->all,
                     "List every pair and every record with no counterpart, not only the mismatches "
-                    "(text and md; the other formats always list every pair)");
+                    "(text, md and html; the other formats always list every pair)");
   command->callback([&run, options] {
     run = [options] {
       analyzer::CompareOptions compare_options;
@@ -61,9 +61,8 @@ void add_compare_command(CLI::App& app, Run& run) {
         progress.update(done, total);
       };
       const analyzer::DumpComparison comparison = analyzer::compare_dumps(a, b, compare_options);
-      write_report(options->report, [&comparison, &options](std::ostream& out) {
-        analyzer::write_compare_report(comparison, options->report.format, out, options->all);
-      });
+      write_report(options->report, analyzer::compare_report(comparison, options->all),
+                   analyzer::compare_report_formats());
       return comparison.passed() ? 0 : 1;
     };
   });

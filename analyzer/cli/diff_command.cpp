@@ -56,9 +56,7 @@ void add_diff_command(CLI::App& app, Run& run) {
         progress.update(done, total);
       };
       const analyzer::WeightDiff diff = analyzer::diff_checkpoints(*a, *b, diff_options);
-      write_report(options->report, [&diff, &options](std::ostream& out) {
-        analyzer::write_diff_report(diff, options->report.format, out);
-      });
+      write_report(options->report, analyzer::diff_report(diff), analyzer::diff_report_formats());
       return diff.all_agree() ? 0 : 1;
     };
   });

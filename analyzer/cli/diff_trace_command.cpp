@@ -35,9 +35,7 @@ void add_diff_trace_command(CLI::App& app, Run& run) {
   command->add_option("--rows", options->rows, "Rows of the op and kernel tables (default 20)");
   command->add_option("--set", options->settings,
                       "Change an analysis setting, name=value (see parity report --list-rules)");
-  add_multi_report_options(
-      *command, options->report, analyzer::trace_diff_formats(),
-      "diff-trace.txt, diff-trace.md, diff-trace.html, diff-trace.json and diff-trace.junit.xml");
+  add_multi_report_options(*command, options->report, analyzer::trace_diff_formats(), "diff-trace");
   command->callback([&run, options] {
     run = [options] {
       const std::vector<std::string> formats =
@@ -52,12 +50,8 @@ void add_diff_trace_command(CLI::App& app, Run& run) {
       const bool swapped = profiles[0].path != options->a;
       const analyzer::TraceDiff diff = analyzer::diff_traces(
           profiles[swapped ? 1 : 0], profiles[swapped ? 0 : 1], options->max_regression);
-      write_reports(
-          options->report, formats, analyzer::trace_diff_file_name,
-          [&](const std::string& format, std::ostream& out) {
-            analyzer::write_trace_diff(diff, format, out, options->rows);
-          },
-          "parity diff-trace");
+      write_reports(options->report, formats, "diff-trace",
+                    analyzer::trace_diff_report(diff, options->rows), "parity diff-trace");
       return diff.regression.regressed() ? 1 : 0;
     };
   });

@@ -32,9 +32,8 @@ void add_nan_scan_command(CLI::App& app, Run& run) {
       ProgressLine progress("scanning");
       const analyzer::NanScan scan = analyzer::scan_dump(
           dump, [&progress](std::size_t done, std::size_t total) { progress.update(done, total); });
-      write_report(options->report, [&scan, &options](std::ostream& out) {
-        analyzer::write_nan_scan_report(scan, options->report.format, out);
-      });
+      write_report(options->report, analyzer::nan_scan_report(scan),
+                   analyzer::nan_scan_report_formats());
       return scan.found() ? 1 : 0;
     };
   });

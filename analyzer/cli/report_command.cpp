@@ -59,8 +59,7 @@ void add_report_command(CLI::App& app, Run& run) {
                    "Allowed slowdown against the baseline, in percent of the baseline's median "
                    "step (default 5)")
       ->check(CLI::NonNegativeNumber);
-  add_multi_report_options(*command, options->report, analyzer::profile_report_formats(),
-                           "report.txt, report.md, report.html, report.json and report.junit.xml");
+  add_multi_report_options(*command, options->report, analyzer::profile_report_formats(), "report");
   command
       ->add_option("--fail-on", options->fail_on,
                    "Lowest finding severity that fails the run: warning or error (default), "
@@ -89,12 +88,8 @@ void add_report_command(CLI::App& app, Run& run) {
       ProgressLine progress("analyzing");
       inputs.progress = [&progress](double fraction) { progress.update(fraction); };
       const analyzer::ProfileReport report = analyzer::build_profile_report(inputs);
-      write_reports(
-          options->report, formats, analyzer::profile_report_file_name,
-          [&](const std::string& format, std::ostream& out) {
-            analyzer::write_profile_report(report, format, out);
-          },
-          "parity report");
+      write_reports(options->report, formats, "report", analyzer::to_report(report),
+                    "parity report");
       return report.failed() ? 1 : 0;
     };
   });

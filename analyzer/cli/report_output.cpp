@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "parity/analyzer/report/report_formats.hpp"
 #include "parity/analyzer/report_format.hpp"
 #include "parity/core/error.hpp"
 
@@ -21,7 +22,11 @@ void add_report_options(CLI::App& command, ReportFlags& flags,
                      "Write the report to this file instead of stdout");
 }
 
-void write_report(const ReportFlags& flags, const std::function<void(std::ostream&)>& write) {
+void write_report(const ReportFlags& flags, const analyzer::Report& report,
+                  const std::vector<std::string>& formats) {
+  const auto write = [&](std::ostream& out) {
+    analyzer::render_report(report, flags.format, formats, out);
+  };
   if (flags.output.empty()) {
     write(std::cout);
     return;
@@ -34,9 +39,15 @@ void write_report(const ReportFlags& flags, const std::function<void(std::ostrea
 }
 
 void add_multi_report_options(CLI::App& command, MultiReportFlags& flags,
-                              const std::vector<std::string>& formats, const std::string& files) {
-  std::string names;
-  for (const std::string& format : formats) names += (names.empty() ? "" : ", ") + format;
+                              const std::vector<std::string>& formats, std::string_view stem) {
+  std::string names, files;
+  for (std::size_t k = 0; k < formats.size(); ++k) {
+    names += (k == 0 ? "" : ", ") + formats[k];
+    files += (k == 0                    ? ""
+              : k + 1 == formats.size() ? " and "
+                                        : ", ") +
+             analyzer::report_file_name(stem, formats[k]);
+  }
   command.add_option("--format", flags.formats,
                      "Comma-separated formats: " + names + " (default: text)");
   command.add_option(
@@ -64,11 +75,9 @@ std::vector<std::string> checked_formats(const MultiReportFlags& flags,
 }
 
 void write_reports(const MultiReportFlags& flags, const std::vector<std::string>& formats,
-                   const std::function<std::string(const std::string&)>& file_name,
-                   const std::function<void(const std::string&, std::ostream&)>& write,
-                   const std::string& verb) {
+                   std::string_view stem, const analyzer::Report& report, const std::string& verb) {
   if (flags.output.empty()) {
-    write(formats.front(), std::cout);
+    analyzer::render_report(report, formats.front(), formats, std::cout);
     return;
   }
   const std::filesystem::path dir(flags.output);
@@ -76,9 +85,9 @@ void write_reports(const MultiReportFlags& flags, const std::vector<std::string>
   std::filesystem::create_directories(dir, error);
   if (error) throw Error("cannot create the output directory: " + error.message(), dir.string());
   for (const std::string& format : formats) {
-    const std::filesystem::path path = dir / file_name(format);
+    const std::filesystem::path path = dir / analyzer::report_file_name(stem, format);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    write(format, out);
+    analyzer::render_report(report, format, formats, out);
     out.close();
     if (!out)
       throw Error("cannot write the report", path.string(), "check the directory is writable");

@@ -1,13 +1,13 @@
 // `parity tune-allreduce RUN.db...`: the gradient-bucket split that minimises
 // exposed AllReduce communication, predicted from a traced data-parallel run
 // (docs/tune-allreduce.md).
-#include <iostream>
 #include <memory>
 #include <optional>
 
 #include "commands.hpp"
 #include "parity/analyzer/tune/tune_report.hpp"
 #include "progress.hpp"
+#include "report_output.hpp"
 
 namespace parity::cli {
 
@@ -15,7 +15,8 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
   struct Options {
     std::vector<std::string> traces, cost_runs, asked_splits;
     std::optional<std::int64_t> ranks;
-    std::string link = "measured", format = "text", objective = "exposed";
+    std::string link = "measured", objective = "exposed";
+    ReportFlags report;
     bool simulate = false;
   };
   auto options = std::make_shared<Options>();
@@ -55,8 +56,7 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
   command->add_flag("--simulate", options->simulate,
                     "Also project the optimum's gain over DDP's default to 8..1024 ranks under "
                     "the ring and tree models");
-  command->add_option("--format", options->format, "text (default) or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  add_report_options(*command, options->report, analyzer::tune_report_formats());
   command->callback([&run, options] {
     run = [options] {
       analyzer::TuneOptions tune;
@@ -78,10 +78,7 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
                                 [&progress](double done) { progress.update(done); });
       }
       const analyzer::TuneResult result = analyzer::tune_allreduce(std::move(input), tune);
-      if (options->format == "json")
-        std::cout << analyzer::tune_json(result).dump(2) << '\n';
-      else
-        analyzer::write_tune_text(result, std::cout);
+      write_report(options->report, analyzer::tune_report(result), analyzer::tune_report_formats());
       return 0;
     };
   });

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "parity/analyzer/compare/record_json.hpp"
+#include "parity/analyzer/report/report_formats.hpp"
 #include "parity/analyzer/report_format.hpp"
 
 namespace parity::analyzer {
@@ -11,9 +12,8 @@ namespace {
 
 using importers::DumpRecord;
 using nlohmann::ordered_json;
-using Rows = std::vector<std::vector<std::string>>;
 
-// Text and md list this many records with no counterpart, unless --all.
+// The Document lists this many records with no counterpart, unless --all.
 constexpr std::size_t kUnpairedListed = 20;
 
 std::string mismatch_entry(const DumpComparison& c, const std::optional<std::size_t>& k) {
@@ -67,10 +67,12 @@ std::string side_text(bool manifest, std::size_t records) {
          std::to_string(records) + " records)";
 }
 
-// The compared pairs (every one, or the mismatching ones), for text and md.
-Rows pair_rows(const DumpComparison& c, bool all) {
-  Rows rows{{"index", "status", "record", "shape", "dtype", "max abs", "at", "mean abs", "max rel",
-             "ulp", "cosine", "check"}};
+// The compared pairs (every one, or the mismatching ones), for the Document.
+Table pairs_table(const DumpComparison& c, bool all) {
+  Table table{{"index", "status", "record", "shape", "dtype", "max abs", "at", "mean abs",
+               "max rel", "ulp", "cosine", "check"},
+              {},
+              {true, false, false, false, false, true, false, true, true, true, true, false}};
   for (const RecordDiff& d : c.diffs) {
     if (!paired(d) || (!all && d.status != RecordStatus::kMismatch)) continue;
     std::vector<std::string> row{index_text(c, d), std::string(status_name(d.status)),
@@ -87,116 +89,67 @@ Rows pair_rows(const DumpComparison& c, bool all) {
       row.insert(row.end(), 6, "-");
     }
     row.push_back(check_text(d));
-    rows.push_back(std::move(row));
+    table.rows.push_back(std::move(row));
   }
-  return rows;
+  return table;
 }
 
-// The records with no counterpart, for text and md; `more` counts those left out.
-Rows unpaired_rows(const DumpComparison& c, bool all, std::size_t& more) {
-  Rows rows{{"index", "status", "record", "shape", "dtype"}};
+// The records with no counterpart, for the Document; `more` counts those left out.
+Table unpaired_table(const DumpComparison& c, bool all, std::size_t& more) {
+  Table table{
+      {"index", "status", "record", "shape", "dtype"}, {}, {true, false, false, false, false}};
   more = 0;
   for (const RecordDiff& d : c.diffs) {
     if (paired(d)) continue;
-    if (!all && rows.size() > kUnpairedListed) {
+    if (!all && table.rows.size() >= kUnpairedListed) {
       ++more;
       continue;
     }
-    rows.push_back({index_text(c, d), std::string(status_name(d.status)), c.describe(d),
-                    shape_text(c, d), dtype_text(c, d)});
+    table.rows.push_back({index_text(c, d), std::string(status_name(d.status)), c.describe(d),
+                          shape_text(c, d), dtype_text(c, d)});
   }
-  return rows;
-}
-
-// Columns padded to their widest cell; the last one is not padded.
-void write_text_table(const Rows& rows, std::ostream& out) {
-  std::vector<std::size_t> widths(rows.front().size(), 0);
-  for (const auto& row : rows)
-    for (std::size_t k = 0; k < row.size(); ++k) widths[k] = std::max(widths[k], row[k].size());
-  for (const auto& row : rows) {
-    std::string line = " ";
-    for (std::size_t k = 0; k < row.size(); ++k)
-      line += " " +
-              (k + 1 < row.size() ? row[k] + std::string(widths[k] - row[k].size(), ' ') : row[k]);
-    out << line << '\n';
-  }
-}
-
-void write_markdown_table(const Rows& rows, std::ostream& out) {
-  const auto cell = [](const std::string& text) {
-    std::string escaped;
-    for (const char ch : text) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
-    return escaped;
-  };
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    out << '|';
-    for (const std::string& text : rows[r]) out << ' ' << cell(text) << " |";
-    out << '\n';
-    if (r == 0) {
-      out << '|';
-      for (std::size_t k = 0; k < rows[r].size(); ++k) out << "---|";
-      out << '\n';
-    }
-  }
+  return table;
 }
 
 std::string unpaired_note(std::size_t more) {
   return "... and " + std::to_string(more) + " more (--all lists every one)";
 }
 
-void write_text(const DumpComparison& c, std::ostream& out, bool all) {
-  out << first_mismatch_line(c) << '\n'
-      << "A: " << c.path_a << ' ' << side_text(c.manifest_a, c.records_a.size()) << '\n'
-      << "B: " << c.path_b << ' ' << side_text(c.manifest_b, c.records_b.size()) << '\n'
-      << "pairing: " << c.pairing << '\n'
-      << "summary: " << summary_text(c) << '\n';
+// Titled by the first mismatch, so that the first line of the text says it.
+Document compare_document(const DumpComparison& c, bool all) {
+  Document doc;
+  doc.heading(first_mismatch_line(c), 1);
+  std::vector<std::vector<std::string>> fields{
+      {"A", c.path_a + ' ' + side_text(c.manifest_a, c.records_a.size())},
+      {"B", c.path_b + ' ' + side_text(c.manifest_b, c.records_b.size())},
+      {"pairing", c.pairing},
+      {"summary", summary_text(c)}};
   if (c.has_phases())
-    out << "first mismatch in update: " << mismatch_entry(c, c.first_update) << '\n';
+    fields.push_back({"first mismatch in update", mismatch_entry(c, c.first_update)});
+  fields.push_back({"read", format_throughput(c.bytes_read, c.seconds)});
+  doc.fields(std::move(fields));
   if (c.statistics_only() > 0)
-    out << "note: " << c.statistics_only()
-        << " pairs were compared by their statistics only (mean, std, l2, min, max, NaN and Inf "
-           "counts): a side holds no values for them\n";
+    doc.paragraph("note: " + std::to_string(c.statistics_only()) +
+                  " pairs were compared by their statistics only (mean, std, l2, min, max, NaN "
+                  "and Inf counts): a side holds no values for them");
   const std::size_t unpaired = c.count(RecordStatus::kOnlyInA) + c.count(RecordStatus::kOnlyInB);
   if (unpaired > 0)
-    out << "warning: " << unpaired
-        << " records have no counterpart (listed below; warnings, not failures)\n";
-  out << "read " << format_throughput(c.bytes_read, c.seconds) << '\n';
-  const Rows pairs = pair_rows(c, all);
-  if (pairs.size() > 1) {
-    out << '\n' << (all ? "pairs" : "mismatching pairs") << ", in A's execution order:\n";
-    write_text_table(pairs, out);
+    doc.paragraph("warning: " + std::to_string(unpaired) +
+                  " records have no counterpart (listed below; warnings, not failures)");
+  Table pairs = pairs_table(c, all);
+  if (!pairs.rows.empty()) {
+    doc.heading(std::string(all ? "Pairs" : "Mismatching pairs") + ", in A's execution order", 2,
+                "pairs");
+    doc.table(std::move(pairs));
   }
   std::size_t more = 0;
-  const Rows lonely = unpaired_rows(c, all, more);
-  if (lonely.size() > 1) {
-    out << "\nno counterpart:\n";
-    write_text_table(lonely, out);
-    if (more > 0) out << "  " << unpaired_note(more) << '\n';
+  Table lonely = unpaired_table(c, all, more);
+  if (!lonely.rows.empty()) {
+    doc.heading("No counterpart (warnings, not failures)", 2, "unpaired");
+    doc.table(std::move(lonely));
+    if (more > 0) doc.paragraph(unpaired_note(more));
   }
-}
-
-void write_markdown(const DumpComparison& c, std::ostream& out, bool all) {
-  out << first_mismatch_line(c) << "\n\n"
-      << "# parity compare\n\n"
-      << "| | |\n|---|---|\n"
-      << "| A | `" << c.path_a << "` " << side_text(c.manifest_a, c.records_a.size()) << " |\n"
-      << "| B | `" << c.path_b << "` " << side_text(c.manifest_b, c.records_b.size()) << " |\n"
-      << "| pairing | " << c.pairing << " |\n"
-      << "| summary | " << summary_text(c) << " |\n";
-  if (c.has_phases())
-    out << "| first mismatch in update | " << mismatch_entry(c, c.first_update) << " |\n";
-  const Rows pairs = pair_rows(c, all);
-  if (pairs.size() > 1) {
-    out << "\n## " << (all ? "Pairs" : "Mismatching pairs") << "\n\n";
-    write_markdown_table(pairs, out);
-  }
-  std::size_t more = 0;
-  const Rows lonely = unpaired_rows(c, all, more);
-  if (lonely.size() > 1) {
-    out << "\n## No counterpart (warnings, not failures)\n\n";
-    write_markdown_table(lonely, out);
-    if (more > 0) out << '\n' << unpaired_note(more) << '\n';
-  }
+  return doc;
 }
 
 ordered_json optional_record(const std::vector<DumpRecord>& records,
@@ -245,7 +198,7 @@ ordered_json first_json(const DumpComparison& c, const std::optional<std::size_t
           {"b", record_json(c.records_b[*d.b])}};
 }
 
-void write_json(const DumpComparison& c, std::ostream& out) {
+ordered_json compare_json(const DumpComparison& c) {
   ordered_json records = ordered_json::array();
   for (const RecordDiff& d : c.diffs) {
     ordered_json item{{"status", status_name(d.status)},
@@ -263,63 +216,81 @@ void write_json(const DumpComparison& c, std::ostream& out) {
     if (d.status == RecordStatus::kMismatch) item["failure"] = d.failure;
     records.push_back(std::move(item));
   }
-  const ordered_json document{{"first_mismatch",
-                               {{"forward", first_json(c, c.first_forward)},
-                                {"backward", first_json(c, c.first_backward)},
-                                {"update", first_json(c, c.first_update)}}},
-                              {"summary",
-                               {{"a", c.path_a},
-                                {"b", c.path_b},
-                                {"manifest_a", c.manifest_a},
-                                {"manifest_b", c.manifest_b},
-                                {"pairing", c.pairing},
-                                {"passed", c.passed()},
-                                {"pairs", c.pairs()},
-                                {"match", c.count(RecordStatus::kMatch)},
-                                {"mismatch", c.count(RecordStatus::kMismatch)},
-                                {"only_in_a", c.count(RecordStatus::kOnlyInA)},
-                                {"only_in_b", c.count(RecordStatus::kOnlyInB)},
-                                {"statistics_only", c.statistics_only()},
-                                {"bytes_read", c.bytes_read},
-                                {"seconds", c.seconds}}},
-                              {"records", records}};
-  out << document.dump(2) << '\n';
+  return {{"first_mismatch",
+           {{"forward", first_json(c, c.first_forward)},
+            {"backward", first_json(c, c.first_backward)},
+            {"update", first_json(c, c.first_update)}}},
+          {"summary",
+           {{"a", c.path_a},
+            {"b", c.path_b},
+            {"manifest_a", c.manifest_a},
+            {"manifest_b", c.manifest_b},
+            {"pairing", c.pairing},
+            {"passed", c.passed()},
+            {"pairs", c.pairs()},
+            {"match", c.count(RecordStatus::kMatch)},
+            {"mismatch", c.count(RecordStatus::kMismatch)},
+            {"only_in_a", c.count(RecordStatus::kOnlyInA)},
+            {"only_in_b", c.count(RecordStatus::kOnlyInB)},
+            {"statistics_only", c.statistics_only()},
+            {"bytes_read", c.bytes_read},
+            {"seconds", c.seconds}}},
+          {"records", records}};
 }
 
-void write_csv(const DumpComparison& c, std::ostream& out) {
-  out << "# " << first_mismatch_line(c) << '\n'
-      << "# " << c.path_a << " vs " << c.path_b << ": " << summary_text(c) << '\n'
-      << "index_a,index_b,status,record,shape,dtype,compared,max_abs_diff,max_abs_index,mean_abs_"
-         "diff,"
-         "max_rel_diff,max_ulp_diff,cosine_similarity,nonfinite_mismatches,rtol,atol,failure\n";
+RecordTable compare_records(const DumpComparison& c) {
+  RecordTable table;
+  table.comments = {first_mismatch_line(c), c.path_a + " vs " + c.path_b + ": " + summary_text(c)};
+  table.header = {"index_a",
+                  "index_b",
+                  "status",
+                  "record",
+                  "shape",
+                  "dtype",
+                  "compared",
+                  "max_abs_diff",
+                  "max_abs_index",
+                  "mean_abs_diff",
+                  "max_rel_diff",
+                  "max_ulp_diff",
+                  "cosine_similarity",
+                  "nonfinite_mismatches",
+                  "rtol",
+                  "atol",
+                  "failure"};
   for (const RecordDiff& d : c.diffs) {
-    out << (d.a ? std::to_string(c.records_a[*d.a].index) : "") << ','
-        << (d.b ? std::to_string(c.records_b[*d.b].index) : "") << ',' << status_name(d.status)
-        << ',' << csv_field(c.describe(d)) << ',' << csv_field(shape_text(c, d)) << ','
-        << csv_field(dtype_text(c, d)) << ','
-        << (d.metrics ? "values"
-            : d.stats ? "statistics"
-                      : "")
-        << ',';
+    std::vector<std::string> row{d.a ? std::to_string(c.records_a[*d.a].index) : "",
+                                 d.b ? std::to_string(c.records_b[*d.b].index) : "",
+                                 std::string(status_name(d.status)),
+                                 c.describe(d),
+                                 shape_text(c, d),
+                                 dtype_text(c, d),
+                                 d.metrics ? "values"
+                                 : d.stats ? "statistics"
+                                           : ""};
     if (d.metrics) {
       const TensorMetrics& m = *d.metrics;
-      out << format_number(m.max_abs_diff) << ','
-          << csv_field(
-                 m.max_abs_index < 0 ? "" : element_index(m.max_abs_index, c.records_a[*d.a].shape))
-          << ',' << format_number(m.mean_abs_diff) << ',' << format_number(m.max_rel_diff) << ','
-          << (m.max_ulp_diff ? std::to_string(*m.max_ulp_diff) : "") << ','
-          << format_precise(m.cosine_similarity) << ',' << m.nonfinite_mismatches;
+      row.insert(
+          row.end(),
+          {format_number(m.max_abs_diff),
+           m.max_abs_index < 0 ? "" : element_index(m.max_abs_index, c.records_a[*d.a].shape),
+           format_number(m.mean_abs_diff), format_number(m.max_rel_diff),
+           m.max_ulp_diff ? std::to_string(*m.max_ulp_diff) : "",
+           format_precise(m.cosine_similarity), std::to_string(m.nonfinite_mismatches)});
     } else {
-      out << ",,,,,,";
+      row.insert(row.end(), 7, "");
     }
-    out << ','
-        << (paired(d) ? format_number(d.tolerance.rtol) + ',' + format_number(d.tolerance.atol)
-                      : ",")
-        << ',' << csv_field(d.failure) << '\n';
+    if (paired(d))
+      row.insert(row.end(), {format_number(d.tolerance.rtol), format_number(d.tolerance.atol)});
+    else
+      row.insert(row.end(), 2, "");
+    row.push_back(d.failure);
+    table.rows.push_back(std::move(row));
   }
+  return table;
 }
 
-void write_junit_report(const DumpComparison& c, std::ostream& out) {
+JunitSuite compare_checks(const DumpComparison& c) {
   JunitSuite suite;
   suite.name = "parity compare";
   suite.seconds = c.seconds;
@@ -336,26 +307,34 @@ void write_junit_report(const DumpComparison& c, std::ostream& out) {
     if (d.status == RecordStatus::kMismatch) test.failure = d.failure;
     if (!paired(d)) test.skipped = std::string(status_name(d.status)) + ": no counterpart";
   }
-  write_junit(suite, out);
+  return suite;
 }
 
 }  // namespace
 
-std::vector<std::string> compare_report_formats() { return {"text", "json", "csv", "md", "junit"}; }
+const std::vector<std::string>& compare_report_formats() {
+  static const std::vector<std::string> formats = format_names(
+      {ReportPart::kDocument, ReportPart::kData, ReportPart::kChecks, ReportPart::kRecords});
+  return formats;
+}
 
 std::string first_mismatch_line(const DumpComparison& c) {
   return "first mismatch: forward: " + mismatch_entry(c, c.first_forward) + "; backward: " +
          (c.has_phases() ? mismatch_entry(c, c.first_backward) : "none (a side has no phases)");
 }
 
+Report compare_report(const DumpComparison& comparison, bool all) {
+  Report report;
+  report.document = compare_document(comparison, all);
+  report.data = compare_json(comparison);
+  report.checks = compare_checks(comparison);
+  report.records = compare_records(comparison);
+  return report;
+}
+
 void write_compare_report(const DumpComparison& comparison, std::string_view format,
                           std::ostream& out, bool all) {
-  if (format == "text") return write_text(comparison, out, all);
-  if (format == "json") return write_json(comparison, out);
-  if (format == "csv") return write_csv(comparison, out);
-  if (format == "md") return write_markdown(comparison, out, all);
-  if (format == "junit") return write_junit_report(comparison, out);
-  throw unknown_report_format(format, compare_report_formats());
+  render_report(compare_report(comparison, all), format, compare_report_formats(), out);
 }
 
 }  // namespace parity::analyzer

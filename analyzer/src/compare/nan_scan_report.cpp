@@ -1,6 +1,7 @@
 #include "parity/analyzer/compare/nan_scan_report.hpp"
 
 #include "parity/analyzer/compare/record_json.hpp"
+#include "parity/analyzer/report/report_formats.hpp"
 #include "parity/analyzer/report_format.hpp"
 
 namespace parity::analyzer {
@@ -18,34 +19,42 @@ std::string first_element_text(const NanScan& scan) {
                                    : "unknown (the dump holds statistics only)";
 }
 
-void write_text(const NanScan& scan, std::ostream& out) {
+// Titled by what it found, so that the first line of the text says it.
+Document nan_scan_document(const NanScan& scan) {
+  Document doc;
   const std::string scanned = std::to_string(scan.records) + " records of " + scan.path + " (" +
                               std::to_string(scan.arrays_read) + " arrays read)";
   if (!scan.found()) {
-    out << "no NaN or Inf: scanned " << scanned << '\n';
-    return;
+    doc.heading("no NaN or Inf: scanned " + scanned, 1);
+    return doc;
   }
   const DumpRecord& first = *scan.first;
-  out << "first NaN/Inf: " << first.describe() << ": " << scan.counts.nan << " NaN, "
-      << scan.counts.inf << " Inf, first at " << first_element_text(scan) << '\n';
-  out << " ";
-  if (!first.phase.empty()) out << " step " << first.step << ", phase " << first.phase << ",";
-  out << " module " << first.module;
-  if (!first.op.empty()) out << ", op " << first.op;
-  if (!first.role.empty()) out << ", role " << first.role;
-  out << ", " << dtype_name(first.dtype) << ' ' << importers::shape_to_string(first.shape) << '\n';
-  out << "culprit: " << producer(first) << ": its output holds NaN/Inf while ";
-  if (scan.before)
-    out << "its input side was clean (" << scan.before->describe()
-        << ", executed just before it, holds none)\n";
-  else
-    out << "nothing ran before it (the first record of the dump)\n";
-  out << "later: " << scan.later_nonfinite << " of " << scan.later_records
-      << " later records hold NaN or Inf\n"
-      << "scanned " << scanned << '\n';
+  doc.heading("first NaN/Inf: " + first.describe() + ": " + std::to_string(scan.counts.nan) +
+                  " NaN, " + std::to_string(scan.counts.inf) + " Inf, first at " +
+                  first_element_text(scan),
+              1);
+  std::string where;
+  if (!first.phase.empty())
+    where += "step " + std::to_string(first.step) + ", phase " + first.phase + ", ";
+  where += "module " + first.module;
+  if (!first.op.empty()) where += ", op " + first.op;
+  if (!first.role.empty()) where += ", role " + first.role;
+  where +=
+      ", " + std::string(dtype_name(first.dtype)) + ' ' + importers::shape_to_string(first.shape);
+  doc.fields(
+      {{"record", where},
+       {"culprit", producer(first) + ": its output holds NaN/Inf while " +
+                       (scan.before ? "its input side was clean (" + scan.before->describe() +
+                                          ", executed just before it, holds none)"
+                                    : std::string("nothing ran before it (the first "
+                                                  "record of the dump)"))},
+       {"later", std::to_string(scan.later_nonfinite) + " of " +
+                     std::to_string(scan.later_records) + " later records hold NaN or Inf"},
+       {"scanned", scanned}});
+  return doc;
 }
 
-void write_json(const NanScan& scan, std::ostream& out) {
+nlohmann::ordered_json nan_scan_json(const NanScan& scan) {
   nlohmann::ordered_json document{{"found", scan.found()}};
   if (scan.found()) {
     nlohmann::ordered_json first = record_json(*scan.first);
@@ -64,17 +73,26 @@ void write_json(const NanScan& scan, std::ostream& out) {
   document["path"] = scan.path;
   document["records"] = scan.records;
   document["arrays_read"] = scan.arrays_read;
-  out << document.dump(2) << '\n';
+  return document;
 }
 
 }  // namespace
 
-std::vector<std::string> nan_scan_report_formats() { return {"text", "json"}; }
+const std::vector<std::string>& nan_scan_report_formats() {
+  static const std::vector<std::string> formats =
+      format_names({ReportPart::kDocument, ReportPart::kData});
+  return formats;
+}
+
+Report nan_scan_report(const NanScan& scan) {
+  Report report;
+  report.document = nan_scan_document(scan);
+  report.data = nan_scan_json(scan);
+  return report;
+}
 
 void write_nan_scan_report(const NanScan& scan, std::string_view format, std::ostream& out) {
-  if (format == "text") return write_text(scan, out);
-  if (format == "json") return write_json(scan, out);
-  throw unknown_report_format(format, nan_scan_report_formats());
+  render_report(nan_scan_report(scan), format, nan_scan_report_formats(), out);
 }
 
 }  // namespace parity::analyzer

@@ -114,6 +114,13 @@ void Document::verdict(std::string text, bool passed) {
   blocks.push_back(std::move(block));
 }
 
+void Document::fields(std::vector<std::vector<std::string>> name_value_rows) {
+  Block block;
+  block.kind = Block::Kind::kFields;
+  block.table.rows = std::move(name_value_rows);
+  blocks.push_back(std::move(block));
+}
+
 void Document::bullets(std::vector<std::string> items) {
   Block block;
   block.kind = Block::Kind::kBullets;
@@ -142,6 +149,9 @@ std::string render_text(const Document& document) {
       case Block::Kind::kVerdict:
         out << "  " << block.text << '\n';
         break;
+      case Block::Kind::kFields:
+        for (const auto& row : block.table.rows) out << "  " << row[0] << ": " << row[1] << '\n';
+        break;
       case Block::Kind::kBullets:
         for (const std::string& item : block.items) out << "  - " << item << '\n';
         break;
@@ -165,6 +175,12 @@ std::string render_markdown(const Document& document) {
       case Block::Kind::kParagraph:
       case Block::Kind::kVerdict:
         out << block.text << "\n\n";
+        break;
+      case Block::Kind::kFields:
+        out << "| | |\n|---|---|\n";
+        for (const auto& row : block.table.rows)
+          out << "| " << markdown_cell(row[0]) << " | " << markdown_cell(row[1]) << " |\n";
+        out << '\n';
         break;
       case Block::Kind::kBullets:
         for (const std::string& item : block.items) out << "- " << item << '\n';

@@ -87,6 +87,12 @@ void write_block(const Block& block, std::ostream& out) {
       out << "<p class=\"verdict " << (block.passed ? "pass" : "fail") << "\">"
           << escape(block.text) << "</p>\n";
       break;
+    case Block::Kind::kFields:
+      out << "<table class=\"fields\">\n<tbody>\n";
+      for (const auto& row : block.table.rows)
+        out << "<tr><th>" << escape(row[0]) << "</th><td>" << escape(row[1]) << "</td></tr>\n";
+      out << "</tbody>\n</table>\n";
+      break;
     case Block::Kind::kBullets:
       out << html_bullets(block.items);
       break;

@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include "parity/analyzer/parallel_for.hpp"
-#include "parity/analyzer/report_format.hpp"
+#include "parity/analyzer/profile/report_document.hpp"
+#include "parity/analyzer/report/report_formats.hpp"
 
 namespace parity::analyzer {
 
@@ -62,35 +63,24 @@ ProfileReport build_profile_report(const ReportInputs& inputs) {
   return report;
 }
 
+Report to_report(const ProfileReport& report) {
+  Report rendered;
+  rendered.document = report_document(report);
+  rendered.html = report_inserts(report);
+  rendered.data = to_json(report);
+  rendered.checks = junit_suite(report);
+  return rendered;
+}
+
 const std::vector<std::string>& profile_report_formats() {
-  static const std::vector<std::string> formats = {"text", "md", "html", "json", "junit"};
+  static const std::vector<std::string> formats =
+      format_names({ReportPart::kDocument, ReportPart::kData, ReportPart::kChecks});
   return formats;
-}
-
-std::string report_file_name(const std::string& stem, const std::string& format) {
-  if (format == "text") return stem + ".txt";
-  if (format == "junit") return stem + ".junit.xml";
-  return stem + "." + format;
-}
-
-std::string profile_report_file_name(const std::string& format) {
-  return report_file_name("report", format);
 }
 
 void write_profile_report(const ProfileReport& report, const std::string& format,
                           std::ostream& out) {
-  if (format == "text")
-    write_text(report, out);
-  else if (format == "md")
-    write_markdown(report, out);
-  else if (format == "html")
-    write_html(report, out);
-  else if (format == "json")
-    out << to_json(report).dump(2) << '\n';
-  else if (format == "junit")
-    write_junit(report, out);
-  else
-    throw unknown_report_format(format, profile_report_formats());
+  render_report(to_report(report), format, profile_report_formats(), out);
 }
 
 }  // namespace parity::analyzer

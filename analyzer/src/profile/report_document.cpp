@@ -264,12 +264,4 @@ Document report_document(const ProfileReport& report) {
   return doc;
 }
 
-void write_text(const ProfileReport& report, std::ostream& out) {
-  out << render_text(report_document(report));
-}
-
-void write_markdown(const ProfileReport& report, std::ostream& out) {
-  out << render_markdown(report_document(report));
-}
-
 }  // namespace parity::analyzer

@@ -1,8 +1,7 @@
-// The HTML rendering of a profile report: the report's Document as one page
-// (document.hpp), with two parts drawn from the report itself rather than
-// from the Document's plain text: the findings, so each carries its
-// severity's colour, and the charts, placed after the heading whose id names
-// their section.
+// What the HTML page of a profile report adds to its Document (document.hpp):
+// two parts drawn from the report itself rather than from the Document's
+// plain text: the findings, so each carries its severity's colour, and the
+// charts, placed after the heading whose id names their section.
 #include <string>
 
 #include "parity/analyzer/profile/profile_report.hpp"
@@ -22,6 +21,8 @@ std::string finding_html(const Finding& finding) {
   if (!finding.evidence.empty()) out += html_bullets(finding.evidence);
   return out + "<p class=\"next\">next: " + xml_escape(finding.next_step) + "</p>\n</div>\n";
 }
+
+}  // namespace
 
 // Charts by the id of the section they belong to; like the Document's
 // detailed sections, they show the focus rank.
@@ -44,12 +45,6 @@ HtmlInserts report_inserts(const ProfileReport& report) {
     inserts.replaced.insert("findings");
   }
   return inserts;
-}
-
-}  // namespace
-
-void write_html(const ProfileReport& report, std::ostream& out) {
-  out << render_html(report_document(report), report_inserts(report));
 }
 
 }  // namespace parity::analyzer

@@ -1,12 +1,12 @@
-// The JUnit rendering: one test case per rule (failing when the rule made a
-// finding at or above the report's fail-on severity) and one per regression
-// check, so a CI system lists exactly what failed.
+// The JUnit test cases of a profile report: one per rule (failing when the
+// rule made a finding at or above the report's fail-on severity) and one per
+// regression check, so a CI system lists exactly what failed.
 #include "parity/analyzer/profile/profile_report.hpp"
 #include "parity/analyzer/report_format.hpp"
 
 namespace parity::analyzer {
 
-void write_junit(const ProfileReport& report, std::ostream& out) {
+JunitSuite junit_suite(const ProfileReport& report) {
   JunitSuite suite;
   suite.name = "parity report";
   std::string traces;
@@ -28,7 +28,7 @@ void write_junit(const ProfileReport& report, std::ostream& out) {
   if (report.baseline)
     for (JunitCase& test : junit_cases(*report.baseline, "parity.baseline", "the baseline"))
       suite.cases.push_back(std::move(test));
-  write_junit(suite, out);
+  return suite;
 }
 
 }  // namespace parity::analyzer

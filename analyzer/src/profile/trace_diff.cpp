@@ -8,6 +8,7 @@
 #include "parity/analyzer/profile/profile_report.hpp"
 #include "parity/analyzer/profile/report_document.hpp"
 #include "parity/analyzer/profile/units.hpp"
+#include "parity/analyzer/report/report_formats.hpp"
 #include "parity/analyzer/report_format.hpp"
 
 namespace parity::analyzer {
@@ -132,14 +133,14 @@ nlohmann::json rows_json(const std::vector<DiffRow>& rows) {
 }
 
 // JUnit: one test case per regression check.
-void write_checks_junit(const TraceDiff& diff, std::ostream& out) {
+JunitSuite checks_suite(const TraceDiff& diff) {
   JunitSuite suite;
   suite.name = "parity diff-trace";
   suite.properties = {{"a", diff.a_path},
                       {"b", diff.b_path},
                       {"max_regression_pct", format_number(diff.regression.max_regression_pct)}};
   suite.cases = junit_cases(diff.regression, "parity.diff_trace", "A");
-  write_junit(suite, out);
+  return suite;
 }
 
 }  // namespace
@@ -180,24 +181,17 @@ nlohmann::json to_json(const TraceDiff& diff) {
 
 const std::vector<std::string>& trace_diff_formats() { return profile_report_formats(); }
 
-std::string trace_diff_file_name(const std::string& format) {
-  return report_file_name("diff-trace", format);
+Report trace_diff_report(const TraceDiff& diff, std::size_t rows) {
+  Report report;
+  report.document = diff_document(diff, rows);
+  report.data = to_json(diff);
+  report.checks = checks_suite(diff);
+  return report;
 }
 
 void write_trace_diff(const TraceDiff& diff, const std::string& format, std::ostream& out,
                       std::size_t rows) {
-  if (format == "json")
-    out << to_json(diff).dump(2) << '\n';
-  else if (format == "junit")
-    write_checks_junit(diff, out);
-  else if (format == "md")
-    out << render_markdown(diff_document(diff, rows));
-  else if (format == "text")
-    out << render_text(diff_document(diff, rows));
-  else if (format == "html")
-    out << render_html(diff_document(diff, rows));
-  else
-    throw unknown_report_format(format, trace_diff_formats());
+  render_report(trace_diff_report(diff, rows), format, trace_diff_formats(), out);
 }
 
 }  // namespace parity::analyzer

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <iomanip>
 #include <nlohmann/json.hpp>
 
+#include "parity/analyzer/report/report_formats.hpp"
 #include "parity/analyzer/report_format.hpp"
 #include "parity/importers/named_tensor.hpp"
 
@@ -83,56 +83,81 @@ std::string where_text(const ParameterDiff& p, std::int64_t index) {
   return index < 0 ? "" : " at " + element_index(index, p.shape_a);
 }
 
-void write_text(const WeightDiff& diff, std::ostream& out) {
-  out << "A: " << diff.path_a << " (" << diff.format_a << ")\n"
-      << "B: " << diff.path_b << " (" << diff.format_b << ")\n"
-      << "pairing: " << diff.pairing << "\n"
-      << "verdict: " << verdict(diff) << "\n"
-      << "summary: " << summary_line(diff) << "; " << diff.ambiguous_pairs() << " ambiguous pairs\n"
-      << "read " << format_throughput(diff.bytes_read, diff.seconds) << "\n";
-  if (!diff.training_state.empty())
-    out << "training state: " << training_state_counts(diff) << ", " << kNotCompared << "\n";
-  bool header = false;
+std::string name_or_dash(const std::string& name) { return name.empty() ? "-" : name; }
+
+// "mismatch fc.weight <-> fc.weight  [2, 3] float32  max abs 0.5 at [0, 2], ..."
+std::string finding_text(const ParameterDiff& p) {
+  std::string text = std::string(status_name(p.status)) + " " + name_or_dash(p.name_a) + " <-> " +
+                     name_or_dash(p.name_b) + "  " + shape_text(p) + " " + dtypes_text(p);
+  if (p.metrics && !p.metrics->all_close())
+    text +=
+        "  max abs " + format_number(p.metrics->max_abs_diff) +
+        where_text(p, p.metrics->max_abs_index) + ", max rel " +
+        format_number(p.metrics->max_rel_diff) + ", cosine " +
+        format_number(p.metrics->cosine_similarity) + ", " + percent_within(*p.metrics) +
+        " within rtol " + format_number(p.tolerance.rtol) + " atol " +
+        format_number(p.tolerance.atol) +
+        (p.metrics->nan_elements ? ", " + std::to_string(p.metrics->nan_elements) + " NaN" : "");
+  if (!p.rival_b.empty())
+    text += "  ambiguous: '" + p.rival_b + "' scored almost as well (confidence " +
+            format_number(p.confidence) + ")";
+  if (!p.note.empty()) text += "  (" + p.note + ")";
+  return text;
+}
+
+Table parameters_table(const WeightDiff& diff) {
+  Table table{{"status", "A", "B", "shape", "dtype", "max abs", "max rel", "cosine", "within tol",
+               "pairing", "note"},
+              {},
+              {false, false, false, false, false, true, true, true, true, true, false}};
   for (const ParameterDiff& p : diff.parameters) {
-    if (status_agrees(p.status) && p.rival_b.empty()) continue;
-    if (!header) out << "\nfindings:\n";
-    header = true;
-    out << "  " << std::left << std::setw(15) << status_name(p.status) << " "
-        << (p.name_a.empty() ? "-" : p.name_a) << " <-> " << (p.name_b.empty() ? "-" : p.name_b)
-        << "  " << shape_text(p) << " " << dtypes_text(p);
-    if (p.metrics && !p.metrics->all_close())
-      out << "  max abs " << format_number(p.metrics->max_abs_diff)
-          << where_text(p, p.metrics->max_abs_index) << ", max rel "
-          << format_number(p.metrics->max_rel_diff) << ", cosine "
-          << format_number(p.metrics->cosine_similarity) << ", " << percent_within(*p.metrics)
-          << " within rtol " << format_number(p.tolerance.rtol) << " atol "
-          << format_number(p.tolerance.atol)
-          << (p.metrics->nan_elements ? ", " + std::to_string(p.metrics->nan_elements) + " NaN"
-                                      : "");
-    if (!p.rival_b.empty())
-      out << "  ambiguous: '" << p.rival_b << "' scored almost as well (confidence "
-          << format_number(p.confidence) << ")";
-    if (!p.note.empty()) out << "  (" << p.note << ")";
-    out << '\n';
-  }
-  out << "\nparameters:\n";
-  for (const ParameterDiff& p : diff.parameters) {
-    out << "  " << std::left << std::setw(15) << status_name(p.status) << " "
-        << (p.name_a.empty() ? "-" : p.name_a);
-    if (p.name_b != p.name_a) out << " <-> " << (p.name_b.empty() ? "-" : p.name_b);
-    out << "  " << shape_text(p) << " " << dtypes_text(p);
+    std::vector<std::string> row{std::string(status_name(p.status)), p.name_a, p.name_b,
+                                 shape_text(p), dtypes_text(p)};
     if (p.metrics)
-      out << "  max abs " << format_number(p.metrics->max_abs_diff) << "  cosine "
-          << format_number(p.metrics->cosine_similarity);
-    if (p.confidence < 1) out << "  pairing confidence " << format_number(p.confidence);
-    out << '\n';
+      row.insert(row.end(),
+                 {format_number(p.metrics->max_abs_diff), format_number(p.metrics->max_rel_diff),
+                  format_number(p.metrics->cosine_similarity), percent_within(*p.metrics)});
+    else
+      row.insert(row.end(), 4, "");
+    row.push_back(p.name_a.empty() || p.name_b.empty() ? "" : format_number(p.confidence));
+    row.push_back(p.note);
+    table.rows.push_back(std::move(row));
   }
-  if (diff.training_state.empty()) return;
-  out << "\ntraining state (" << kNotCompared << "):\n";
+  return table;
+}
+
+Document diff_document(const WeightDiff& diff) {
+  Document doc;
+  doc.heading("Weight diff: " + verdict(diff), 1);
+  std::vector<std::vector<std::string>> fields{
+      {"A", diff.path_a + " (" + diff.format_a + ")"},
+      {"B", diff.path_b + " (" + diff.format_b + ")"},
+      {"pairing", diff.pairing},
+      {"summary",
+       summary_line(diff) + "; " + std::to_string(diff.ambiguous_pairs()) + " ambiguous pairs"},
+      {"read", format_throughput(diff.bytes_read, diff.seconds)}};
+  if (!diff.training_state.empty())
+    fields.push_back(
+        {"training state", training_state_counts(diff) + ", " + std::string(kNotCompared)});
+  doc.fields(std::move(fields));
+  std::vector<std::string> findings;
+  for (const ParameterDiff& p : diff.parameters)
+    if (!status_agrees(p.status) || !p.rival_b.empty()) findings.push_back(finding_text(p));
+  if (!findings.empty()) {
+    doc.heading("Findings", 2, "findings");
+    doc.bullets(std::move(findings));
+  }
+  doc.heading("Parameters", 2, "parameters");
+  doc.table(parameters_table(diff));
+  if (diff.training_state.empty()) return doc;
+  doc.heading("Training state, " + std::string(kNotCompared), 2, "training-state");
+  Table state{{"side", "name", "kind", "shape", "dtype", "what"}, {}, std::vector<bool>(6, false)};
   for (const TrainingStateEntry& t : diff.training_state)
-    out << "  " << (t.in_a ? "A " : "B ") << std::left << std::setw(16) << kind_text(t) << t.name
-        << "  " << importers::shape_to_string(t.shape) << " " << dtype_name(t.dtype) << "  ("
-        << t.state.description() << ")\n";
+    state.rows.push_back({t.in_a ? "A" : "B", t.name, std::string(kind_text(t)),
+                          importers::shape_to_string(t.shape), std::string(dtype_name(t.dtype)),
+                          t.state.description()});
+  doc.table(std::move(state));
+  return doc;
 }
 
 nlohmann::json metrics_json(const ParameterDiff& p) {
@@ -151,7 +176,7 @@ nlohmann::json metrics_json(const ParameterDiff& p) {
       {"cosine_similarity", json_number(m.cosine_similarity)}};
 }
 
-void write_json(const WeightDiff& diff, std::ostream& out) {
+nlohmann::json diff_json(const WeightDiff& diff) {
   nlohmann::json counts = nlohmann::json::object();
   for (const DiffStatus status : kAllStatuses)
     counts[std::string(status_name(status))] = diff.count(status);
@@ -184,89 +209,73 @@ void write_json(const WeightDiff& diff, std::ostream& out) {
                               {"dtype", dtype_name(t.dtype)},
                               {"shape", t.shape},
                               {"note", t.state.description()}});
-  const nlohmann::json document = {
-      {"summary",
-       {{"a", diff.path_a},
-        {"b", diff.path_b},
-        {"format_a", diff.format_a},
-        {"format_b", diff.format_b},
-        {"pairing", diff.pairing},
-        {"agree", diff.all_agree()},
-        {"counts", counts},
-        {"ambiguous_pairs", diff.ambiguous_pairs()},
-        {"training_state",
-         {{"a", training_state_count(diff, true)}, {"b", training_state_count(diff, false)}}},
-        {"bytes_read", diff.bytes_read},
-        {"seconds", diff.seconds}}},
-      {"parameters", params},
-      {"training_state", training_state}};
-  out << document.dump(2) << '\n';
+  return {{"summary",
+           {{"a", diff.path_a},
+            {"b", diff.path_b},
+            {"format_a", diff.format_a},
+            {"format_b", diff.format_b},
+            {"pairing", diff.pairing},
+            {"agree", diff.all_agree()},
+            {"counts", counts},
+            {"ambiguous_pairs", diff.ambiguous_pairs()},
+            {"training_state",
+             {{"a", training_state_count(diff, true)}, {"b", training_state_count(diff, false)}}},
+            {"bytes_read", diff.bytes_read},
+            {"seconds", diff.seconds}}},
+          {"parameters", params},
+          {"training_state", training_state}};
 }
 
-void write_csv(const WeightDiff& diff, std::ostream& out) {
-  out << "# " << csv_field(diff.path_a) << " vs " << csv_field(diff.path_b) << ": " << verdict(diff)
-      << "; " << summary_line(diff) << "; training state " << training_state_counts(diff) << "\n";
-  out << "status,a,b,shape,dtype,max_abs_diff,max_abs_index,max_rel_diff,mean_abs_diff,"
-         "cosine_similarity,share_within_tolerance,rtol,atol,pairing_confidence,note\n";
+RecordTable diff_records(const WeightDiff& diff) {
+  RecordTable table;
+  table.comments = {csv_field(diff.path_a) + " vs " + csv_field(diff.path_b) + ": " +
+                    verdict(diff) + "; " + summary_line(diff) + "; training state " +
+                    training_state_counts(diff)};
+  table.header = {"status",
+                  "a",
+                  "b",
+                  "shape",
+                  "dtype",
+                  "max_abs_diff",
+                  "max_abs_index",
+                  "max_rel_diff",
+                  "mean_abs_diff",
+                  "cosine_similarity",
+                  "share_within_tolerance",
+                  "rtol",
+                  "atol",
+                  "pairing_confidence",
+                  "note"};
   for (const ParameterDiff& p : diff.parameters) {
-    out << status_name(p.status) << ',' << csv_field(p.name_a) << ',' << csv_field(p.name_b) << ','
-        << csv_field(shape_text(p)) << ',' << csv_field(dtypes_text(p)) << ',';
+    std::vector<std::string> row{std::string(status_name(p.status)), p.name_a, p.name_b,
+                                 shape_text(p), dtypes_text(p)};
     if (p.metrics)
-      out << format_number(p.metrics->max_abs_diff) << ','
-          << csv_field(p.metrics->max_abs_index < 0
-                           ? ""
-                           : element_index(p.metrics->max_abs_index, p.shape_a))
-          << ',' << format_number(p.metrics->max_rel_diff) << ','
-          << format_number(p.metrics->mean_abs_diff) << ','
-          << format_number(p.metrics->cosine_similarity) << ','
-          << format_precise(p.metrics->share_within_tolerance());
+      row.insert(
+          row.end(),
+          {format_number(p.metrics->max_abs_diff),
+           p.metrics->max_abs_index < 0 ? "" : element_index(p.metrics->max_abs_index, p.shape_a),
+           format_number(p.metrics->max_rel_diff), format_number(p.metrics->mean_abs_diff),
+           format_number(p.metrics->cosine_similarity),
+           format_precise(p.metrics->share_within_tolerance()), format_number(p.tolerance.rtol),
+           format_number(p.tolerance.atol)});
     else
-      out << ",,,,,";
-    out << ','
-        << (p.metrics ? format_number(p.tolerance.rtol) + ',' + format_number(p.tolerance.atol)
-                      : ",")
-        << ',' << format_number(p.confidence) << ',' << csv_field(p.note) << '\n';
+      row.insert(row.end(), 8, "");
+    row.insert(row.end(), {format_number(p.confidence), p.note});
+    table.rows.push_back(std::move(row));
   }
   // Training state: its kind as the status, the name on its side, no metrics.
-  for (const TrainingStateEntry& t : diff.training_state)
-    out << kind_text(t) << ',' << csv_field(t.in_a ? t.name : "") << ','
-        << csv_field(t.in_a ? "" : t.name) << ',' << csv_field(importers::shape_to_string(t.shape))
-        << ',' << dtype_name(t.dtype) << ",,,,,,,,,," << csv_field(t.state.description()) << '\n';
-}
-
-void write_markdown(const WeightDiff& diff, std::ostream& out) {
-  out << "# Weight diff: " << verdict(diff) << "\n\n"
-      << "| | |\n|---|---|\n"
-      << "| A | `" << diff.path_a << "` (" << diff.format_a << ") |\n"
-      << "| B | `" << diff.path_b << "` (" << diff.format_b << ") |\n"
-      << "| pairing | " << diff.pairing << " |\n";
-  for (const DiffStatus status : kAllStatuses)
-    out << "| " << status_name(status) << " | " << diff.count(status) << " |\n";
-  out << "| ambiguous pairs | " << diff.ambiguous_pairs() << " |\n"
-      << "| training state | " << training_state_counts(diff) << " |\n\n"
-      << "| status | A | B | shape | dtype | max abs | max rel | cosine | within tol |\n"
-      << "|---|---|---|---|---|---|---|---|---|\n";
-  for (const ParameterDiff& p : diff.parameters) {
-    out << "| " << status_name(p.status) << " | `" << p.name_a << "` | `" << p.name_b << "` | "
-        << shape_text(p) << " | " << dtypes_text(p) << " | ";
-    if (p.metrics)
-      out << format_number(p.metrics->max_abs_diff) << " | "
-          << format_number(p.metrics->max_rel_diff) << " | "
-          << format_number(p.metrics->cosine_similarity) << " | " << percent_within(*p.metrics)
-          << " |\n";
-    else
-      out << " | | | " << p.note << " |\n";
+  for (const TrainingStateEntry& t : diff.training_state) {
+    std::vector<std::string> row{std::string(kind_text(t)), t.in_a ? t.name : "",
+                                 t.in_a ? "" : t.name, importers::shape_to_string(t.shape),
+                                 std::string(dtype_name(t.dtype))};
+    row.insert(row.end(), 9, "");
+    row.push_back(t.state.description());
+    table.rows.push_back(std::move(row));
   }
-  if (diff.training_state.empty()) return;
-  out << "\n## Training state, " << kNotCompared << "\n\n"
-      << "| side | name | kind | shape | dtype | what |\n|---|---|---|---|---|---|\n";
-  for (const TrainingStateEntry& t : diff.training_state)
-    out << "| " << (t.in_a ? "A" : "B") << " | `" << t.name << "` | " << kind_text(t) << " | "
-        << importers::shape_to_string(t.shape) << " | " << dtype_name(t.dtype) << " | "
-        << t.state.description() << " |\n";
+  return table;
 }
 
-void write_junit(const WeightDiff& diff, std::ostream& out) {
+JunitSuite diff_checks(const WeightDiff& diff) {
   JunitSuite suite;
   suite.name = "parity diff";
   suite.seconds = diff.seconds;
@@ -292,20 +301,28 @@ void write_junit(const WeightDiff& diff, std::ostream& out) {
     test.skipped = std::string(kind_text(t)) + " in " + (t.in_a ? "A" : "B") + ", " +
                    std::string(kNotCompared) + ": " + t.state.description();
   }
-  write_junit(suite, out);
+  return suite;
 }
 
 }  // namespace
 
-std::vector<std::string> diff_report_formats() { return {"text", "json", "csv", "md", "junit"}; }
+const std::vector<std::string>& diff_report_formats() {
+  static const std::vector<std::string> formats = format_names(
+      {ReportPart::kDocument, ReportPart::kData, ReportPart::kChecks, ReportPart::kRecords});
+  return formats;
+}
+
+Report diff_report(const WeightDiff& diff) {
+  Report report;
+  report.document = diff_document(diff);
+  report.data = diff_json(diff);
+  report.checks = diff_checks(diff);
+  report.records = diff_records(diff);
+  return report;
+}
 
 void write_diff_report(const WeightDiff& diff, std::string_view format, std::ostream& out) {
-  if (format == "text") return write_text(diff, out);
-  if (format == "json") return write_json(diff, out);
-  if (format == "csv") return write_csv(diff, out);
-  if (format == "md") return write_markdown(diff, out);
-  if (format == "junit") return write_junit(diff, out);
-  throw unknown_report_format(format, diff_report_formats());
+  render_report(diff_report(diff), format, diff_report_formats(), out);
 }
 
 }  // namespace parity::analyzer

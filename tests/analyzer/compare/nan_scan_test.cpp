@@ -65,15 +65,17 @@ TEST_CASE("nan-scan: finds the first NaN and names the clean record before it",
   CHECK(calls.size() == dump.records().size());
 
   const std::string text = text_report(scan);
+  const std::string title =
+      "first NaN/Inf: step 0 forward layer1.0.bn1 (output): 3 NaN, 1 Inf, first at [0, 2, 1, 1]";
   CHECK_THAT(text, Catch::StartsWith(
-                       "first NaN/Inf: step 0 forward layer1.0.bn1 (output): 3 NaN, 1 Inf, "
-                       "first at [0, 2, 1, 1]\n"
-                       "  step 0, phase forward, module layer1.0.bn1, op batch_norm_relu, role "
-                       "output, float32 [2, 8, 4, 4]\n"
-                       "culprit: batch_norm_relu in layer1.0.bn1: its output holds NaN/Inf while "
+                       title + "\n" + std::string(title.size(), '=') +
+                       "\n"
+                       "  record: step 0, phase forward, module layer1.0.bn1, op batch_norm_relu, "
+                       "role output, float32 [2, 8, 4, 4]\n"
+                       "  culprit: batch_norm_relu in layer1.0.bn1: its output holds NaN/Inf while "
                        "its input side was clean (step 0 forward layer1.0.conv1 (output), executed "
                        "just before it, holds none)\n"
-                       "later: 2 of 31 later records hold NaN or Inf\n"));
+                       "  later: 2 of 31 later records hold NaN or Inf\n"));
 
   std::ostringstream json_text;
   write_nan_scan_report(scan, "json", json_text);

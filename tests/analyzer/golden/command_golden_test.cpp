@@ -170,26 +170,27 @@ TEST_CASE("golden: parity diff-trace in every format", "[e2e][golden]") {
 TEST_CASE("golden: parity diff in every format", "[e2e][golden]") {
   TempDir dir;
   const std::vector<std::string> args = diff_inputs(dir);
-  for (const std::string format : {"text", "md", "json", "junit", "csv"})
+  for (const std::string format : {"text", "md", "html", "json", "junit", "csv"})
     check_golden("diff", dir, args, format);
 }
 
 TEST_CASE("golden: parity compare in every format", "[e2e][golden]") {
   TempDir dir;
   const std::vector<std::string> args = compare_inputs(dir);
-  for (const std::string format : {"text", "md", "json", "junit", "csv"})
+  for (const std::string format : {"text", "md", "html", "json", "junit", "csv"})
     check_golden("compare", dir, args, format);
 }
 
 TEST_CASE("golden: parity nan-scan in every format", "[e2e][golden]") {
   TempDir dir;
   const std::vector<std::string> args = nan_scan_inputs(dir);
-  for (const std::string format : {"text", "json"}) check_golden("nan-scan", dir, args, format);
+  for (const std::string format : {"text", "md", "html", "json"})
+    check_golden("nan-scan", dir, args, format);
 }
 
 TEST_CASE("golden: parity tune-allreduce in every format", "[e2e][golden]") {
   TempDir dir;
   const std::vector<std::string> args = tune_inputs(dir);
-  for (const std::string format : {"text", "json"})
+  for (const std::string format : {"text", "md", "html", "json"})
     check_golden("tune-allreduce", dir, args, format);
 }

@@ -158,7 +158,7 @@ TEST_CASE("the profile report's text shows distinct kernels, its JSON whole name
   rank.ops.kernel_count = 200;
   report.ranks = {rank};
   std::ostringstream text;
-  write_text(report, text);
+  write_profile_report(report, "text", text);
   std::set<std::string> rows;
   std::istringstream lines(text.str());
   for (std::string line; std::getline(lines, line);)

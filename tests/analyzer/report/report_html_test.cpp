@@ -141,7 +141,7 @@ ProfileReport two_rank_report(std::size_t steps = 40) {
 
 std::string html_of(const ProfileReport& report) {
   std::ostringstream out;
-  write_html(report, out);
+  write_profile_report(report, "html", out);
   return out.str();
 }
 

@@ -1,6 +1,6 @@
-// Document: a report's content as headings, paragraphs, a verdict, bullet
-// lists and tables, built once and rendered as terminal text, Markdown or
-// HTML, so the three renderings always say the same thing.
+// Document: a report's content as headings, paragraphs, a verdict, fields
+// (name: value lines), bullet lists and tables, built once and rendered as terminal text, Markdown
+// or HTML, so the three renderings always say the same thing.
 #pragma once
 
 #include <map>
@@ -21,14 +21,14 @@ struct Table {
 };
 
 struct Block {
-  enum class Kind { kHeading, kParagraph, kVerdict, kBullets, kTable };
+  enum class Kind { kHeading, kParagraph, kVerdict, kFields, kBullets, kTable };
   Kind kind = Kind::kParagraph;
   int level = 1;  // headings: 1 or 2
   std::string text;
   std::vector<std::string> items;  // bullets
-  Table table;
-  std::string id;      // HTML anchor of a heading; also where the HTML places a chart
-  bool passed = true;  // verdicts
+  Table table;                     // tables; fields as rows of name and value
+  std::string id;                  // HTML anchor of a heading; also where the HTML places a chart
+  bool passed = true;              // verdicts
 };
 
 struct Document {
@@ -37,6 +37,8 @@ struct Document {
   void paragraph(std::string text);
   // The pass or fail line of a report: a paragraph, coloured in HTML.
   void verdict(std::string text, bool passed);
+  // Named values, one a line ("A: run.db").
+  void fields(std::vector<std::vector<std::string>> name_value_rows);
   void bullets(std::vector<std::string> items);
   void table(Table table);
 };

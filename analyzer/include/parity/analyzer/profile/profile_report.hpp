@@ -17,6 +17,7 @@
 #include "parity/analyzer/profile/findings.hpp"
 #include "parity/analyzer/profile/rank_profile.hpp"
 #include "parity/analyzer/profile/thresholds.hpp"
+#include "parity/analyzer/report/report.hpp"
 
 namespace parity::analyzer {
 
@@ -53,17 +54,15 @@ std::vector<RankProfile> analyze_traces(const std::vector<std::filesystem::path>
                                         const std::function<void(double)>& progress = {});
 
 nlohmann::json to_json(const ProfileReport& report);
-void write_text(const ProfileReport& report, std::ostream& out);
-void write_markdown(const ProfileReport& report, std::ostream& out);
-void write_junit(const ProfileReport& report, std::ostream& out);
-void write_html(const ProfileReport& report, std::ostream& out);
+// The HTML page's charts and styled findings; the JUnit test cases.
+HtmlInserts report_inserts(const ProfileReport& report);
+JunitSuite junit_suite(const ProfileReport& report);
+// Every rendering: the Document (report_document.hpp), the inserts, the
+// JSON and the JUnit suite.
+Report to_report(const ProfileReport& report);
 
-// The formats by name (text, md, html, json, junit), and the file name each
-// gets in an output directory: `stem`.txt, .md, .html, .json, .junit.xml
-// (report.txt, ... for a profile report).
+// The formats it renders in (text, md, html, json, junit).
 const std::vector<std::string>& profile_report_formats();
-std::string report_file_name(const std::string& stem, const std::string& format);
-std::string profile_report_file_name(const std::string& format);
 // Throws parity::Error for a format that is not one of profile_report_formats().
 void write_profile_report(const ProfileReport& report, const std::string& format,
                           std::ostream& out);

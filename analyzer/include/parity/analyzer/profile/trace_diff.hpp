@@ -15,6 +15,7 @@
 
 #include "parity/analyzer/profile/baseline.hpp"
 #include "parity/analyzer/profile/rank_profile.hpp"
+#include "parity/analyzer/report/report.hpp"
 
 namespace parity::analyzer {
 
@@ -43,8 +44,10 @@ struct TraceDiff {
 
 TraceDiff diff_traces(const RankProfile& a, const RankProfile& b, double max_regression_pct);
 
-const std::vector<std::string>& trace_diff_formats();         // text, md, html, json, junit
-std::string trace_diff_file_name(const std::string& format);  // diff-trace.txt, ...
+const std::vector<std::string>& trace_diff_formats();  // text, md, html, json, junit
+// Every rendering: the side-by-side Document (the op and kernel tables
+// `rows` long), the JSON and one JUnit test case per regression check.
+Report trace_diff_report(const TraceDiff& diff, std::size_t rows);
 // Throws parity::Error for a format that is not one of trace_diff_formats().
 void write_trace_diff(const TraceDiff& diff, const std::string& format, std::ostream& out,
                       std::size_t rows);

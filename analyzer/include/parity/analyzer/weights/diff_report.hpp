@@ -1,5 +1,6 @@
-// Renders a WeightDiff for people and machines: text (a terminal), md, csv,
-// json and junit (CI). Every format puts the summary first.
+// A WeightDiff as a Report (report.hpp) for people and machines: text (a
+// terminal), md, html, json, junit (CI) and csv. Every format puts the
+// summary first.
 #pragma once
 
 #include <ostream>
@@ -7,11 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "parity/analyzer/report/report.hpp"
 #include "parity/analyzer/weights/weight_diff.hpp"
 
 namespace parity::analyzer {
 
-std::vector<std::string> diff_report_formats();  // text, json, csv, md, junit
+const std::vector<std::string>& diff_report_formats();  // text, md, html, json, junit, csv
+Report diff_report(const WeightDiff& diff);
 // Throws parity::Error for an unknown format, listing the known ones.
 void write_diff_report(const WeightDiff& diff, std::string_view format, std::ostream& out);
 
