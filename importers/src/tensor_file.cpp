@@ -1,13 +1,10 @@
 // open_tensor_file and write_tensor_file: one entry point for every format,
 // recognised by content when reading and by extension when writing.
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstring>
 
+#include "io/posix_file.hpp"
 #include "parity/core/error.hpp"
 #include "parity/importers/mindspore_checkpoint.hpp"
 #include "parity/importers/numpy.hpp"
@@ -30,18 +27,9 @@ std::string lower_extension(const std::filesystem::path& path) {
 }
 
 std::vector<unsigned char> first_bytes(const std::filesystem::path& path, std::size_t count) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int error = errno;
-    throw Error(std::string("cannot open: ") + std::strerror(error), path.string(),
-                error == ENOENT ? "check the path" : "check the file's permissions");
-  }
-  std::vector<unsigned char> head(count);
-  const ssize_t got = ::pread(fd, head.data(), head.size(), 0);
-  const int error = errno;
-  ::close(fd);
-  if (got < 0) throw Error(std::string("cannot read: ") + std::strerror(error), path.string());
-  head.resize(static_cast<std::size_t>(got));
+  const OpenedFile file = open_for_reading(path, "tensor file");
+  std::vector<unsigned char> head(std::min<std::uint64_t>(count, file.size));
+  read_exactly(file.fd.get(), path, 0, std::as_writable_bytes(std::span(head)), "the first bytes");
   return head;
 }
 

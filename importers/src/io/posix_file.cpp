@@ -7,32 +7,10 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
-#include <utility>
 
 #include "parity/core/error.hpp"
 
 namespace parity::importers {
-
-FileDescriptor::FileDescriptor(FileDescriptor&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)) {}
-
-FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = std::exchange(other.fd_, -1);
-  }
-  return *this;
-}
-
-FileDescriptor::~FileDescriptor() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-void FileDescriptor::close_checked(const std::filesystem::path& path) {
-  if (::close(std::exchange(fd_, -1)) != 0)
-    throw Error(std::string("cannot close the file: ") + std::strerror(errno), path.string(),
-                "check the free space of the disk");
-}
 
 OpenedFile open_for_reading(const std::filesystem::path& path, std::string_view kind) {
   OpenedFile file{FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC))};
@@ -77,12 +55,13 @@ FileDescriptor create_for_writing(const std::filesystem::path& path, std::string
   return fd;
 }
 
-void write_exactly(int fd, const std::filesystem::path& path, std::span<const std::byte> bytes) {
+void write_exactly(int fd, const std::filesystem::path& path, std::span<const std::byte> bytes,
+                   std::string_view kind) {
   while (!bytes.empty()) {
     const ssize_t written = ::write(fd, bytes.data(), bytes.size());
     if (written < 0) {
       if (errno == EINTR) continue;
-      throw Error(std::string("cannot write the file: ") + std::strerror(errno), path.string(),
+      throw Error("cannot write " + std::string(kind) + ": " + std::strerror(errno), path.string(),
                   "check the free space and the permissions of the folder");
     }
     bytes = bytes.subspan(static_cast<std::size_t>(written));

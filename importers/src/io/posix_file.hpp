@@ -1,6 +1,6 @@
-// Plain POSIX file access for the readers and writers: an owned descriptor,
-// positioned reads (thread-safe: no shared file offset) and complete writes,
-// each failure a parity::Error naming the file.
+// Plain POSIX file access for the readers and writers: opening into an owned
+// descriptor (FileDescriptor), positioned reads (thread-safe: no shared file offset) and complete
+// writes, each failure a parity::Error naming the file.
 #pragma once
 
 #include <cstddef>
@@ -8,30 +8,10 @@
 #include <filesystem>
 #include <span>
 #include <string_view>
-#include <utility>
+
+#include "parity/importers/file_descriptor.hpp"
 
 namespace parity::importers {
-
-// Closes its descriptor when destroyed.
-class FileDescriptor {
- public:
-  FileDescriptor() = default;
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(FileDescriptor&& other) noexcept;
-  FileDescriptor& operator=(FileDescriptor&& other) noexcept;
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor();
-
-  int get() const { return fd_; }
-  // Gives up ownership: the caller closes the descriptor.
-  int release() { return std::exchange(fd_, -1); }
-  // Closes now, throwing (naming `path`) if the close fails, e.g. on a full disk.
-  void close_checked(const std::filesystem::path& path);
-
- private:
-  int fd_ = -1;
-};
 
 struct OpenedFile {
   FileDescriptor fd;
@@ -50,6 +30,8 @@ void read_exactly(int fd, const std::filesystem::path& path, std::uint64_t offse
 
 // Creates (or truncates) a file for writing.
 FileDescriptor create_for_writing(const std::filesystem::path& path, std::string_view kind);
-void write_exactly(int fd, const std::filesystem::path& path, std::span<const std::byte> bytes);
+// Writes all of `bytes`; `kind` ("safetensors file") names the file in errors.
+void write_exactly(int fd, const std::filesystem::path& path, std::span<const std::byte> bytes,
+                   std::string_view kind = "the file");
 
 }  // namespace parity::importers

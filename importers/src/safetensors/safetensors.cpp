@@ -1,7 +1,5 @@
 #include "parity/importers/safetensors.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "io/posix_file.hpp"
 #include "parity/core/error.hpp"
 
 namespace parity::importers {
@@ -21,6 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+constexpr std::string_view kFileKind = "safetensors file";
 constexpr std::string_view kMetadataKey = "__metadata__";
 // The header is an object of tensor objects holding a shape array: depth 3.
 // Anything deeper is refused before it can exhaust memory or the stack.
@@ -71,22 +71,6 @@ std::string at_offset(const fs::path& path, std::uint64_t offset) {
 std::string range_text(std::uint64_t begin, std::uint64_t end) {
   return "[" + std::to_string(begin) + ", " + std::to_string(end) + "]";
 }
-
-// Closes a file descriptor on scope exit unless released.
-class FileHandle {
- public:
-  explicit FileHandle(int fd) : fd_(fd) {}
-  ~FileHandle() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileHandle(const FileHandle&) = delete;
-  FileHandle& operator=(const FileHandle&) = delete;
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
 
 // Parses the header, refusing duplicate keys at every level (a JSON object
 // would silently keep the last one) and nesting deeper than the format's, and
@@ -251,20 +235,6 @@ void check_coverage(const std::vector<SafetensorsTensorInfo>& tensors, const fs:
                 "the file has trailing bytes, or a tensor is missing from its header");
 }
 
-void write_all(int fd, const void* data, std::size_t size, const fs::path& path) {
-  const auto* bytes = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t written = ::write(fd, bytes, size);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      throw Error("cannot write safetensors file: " + system_error(errno), path.string(),
-                  "check the free space and the permissions of the folder");
-    }
-    bytes += written;
-    size -= static_cast<std::size_t>(written);
-  }
-}
-
 }  // namespace
 
 std::string_view safetensors_dtype_code(DType dtype) {
@@ -284,27 +254,18 @@ std::int64_t SafetensorsTensorInfo::element_count() const {
 }
 
 SafetensorsFile SafetensorsFile::open(const fs::path& path) {
-  FileHandle fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0)
-    throw Error("cannot open safetensors file: " + system_error(errno), path.string(),
-                "check the path and its permissions");
-  struct stat status {};
-  if (::fstat(fd.get(), &status) != 0)
-    throw Error("cannot read safetensors file: " + system_error(errno), path.string());
-  if (!S_ISREG(status.st_mode))
-    throw Error("not a regular file", path.string(), "pass a .safetensors file");
-
+  OpenedFile opened = open_for_reading(path, kFileKind);
   SafetensorsFile file;
   file.path_ = path;
-  file.fd_ = fd.release();
-  file.file_size_ = static_cast<std::uint64_t>(status.st_size);
+  file.fd_ = std::move(opened.fd);
+  file.file_size_ = opened.size;
   if (file.file_size_ < 8)
     throw Error("the file is too short to be safetensors: " + std::to_string(file.file_size_) +
                     " bytes, less than the 8-byte header length",
                 path.string(), std::string(kTruncatedHint));
 
   std::array<std::byte, 8> length_bytes{};
-  file.read_bytes(0, length_bytes, "the header length");
+  read_exactly(file.fd_.get(), path, 0, length_bytes, "the header length");
   std::uint64_t header_size = 0;
   for (int i = 7; i >= 0; --i)
     header_size = (header_size << 8) | std::to_integer<std::uint64_t>(length_bytes[i]);
@@ -322,7 +283,7 @@ SafetensorsFile SafetensorsFile::open(const fs::path& path) {
   const std::uint64_t data_size = file.file_size_ - file.data_offset_;
 
   std::string text(header_size, '\0');
-  file.read_bytes(8, std::as_writable_bytes(std::span(text)), "the header");
+  read_exactly(file.fd_.get(), path, 8, std::as_writable_bytes(std::span(text)), "the header");
   std::vector<std::string> keys;
   const json header = parse_header(text, path, keys);
   if (!header.is_object())
@@ -351,33 +312,6 @@ SafetensorsFile SafetensorsFile::open(const fs::path& path) {
   return file;
 }
 
-SafetensorsFile::SafetensorsFile(SafetensorsFile&& other) noexcept
-    : path_(std::move(other.path_)),
-      fd_(std::exchange(other.fd_, -1)),
-      file_size_(other.file_size_),
-      data_offset_(other.data_offset_),
-      tensors_(std::move(other.tensors_)),
-      index_(std::move(other.index_)),
-      metadata_(std::move(other.metadata_)) {}
-
-SafetensorsFile& SafetensorsFile::operator=(SafetensorsFile&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    path_ = std::move(other.path_);
-    fd_ = std::exchange(other.fd_, -1);
-    file_size_ = other.file_size_;
-    data_offset_ = other.data_offset_;
-    tensors_ = std::move(other.tensors_);
-    index_ = std::move(other.index_);
-    metadata_ = std::move(other.metadata_);
-  }
-  return *this;
-}
-
-SafetensorsFile::~SafetensorsFile() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
 const SafetensorsTensorInfo* SafetensorsFile::find(std::string_view name) const {
   const auto it = index_.find(name);
   return it == index_.end() ? nullptr : &tensors_[it->second];
@@ -390,32 +324,13 @@ const SafetensorsTensorInfo& SafetensorsFile::info_or_throw(std::string_view nam
   throw Error("no tensor named '" + std::string(name) + "'", path_.string(), hint);
 }
 
-void SafetensorsFile::read_bytes(std::uint64_t offset, std::span<std::byte> out,
-                                 std::string_view what) const {
-  std::size_t done = 0;
-  while (done < out.size()) {
-    const ssize_t got =
-        ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw Error("cannot read " + std::string(what) + ": " + system_error(errno),
-                  at_offset(path_, offset + done));
-    }
-    if (got == 0)
-      throw Error("the file ends at offset " + std::to_string(offset + done) + " while reading " +
-                      std::string(what) + " (it shrank after it was opened)",
-                  at_offset(path_, offset + done), std::string(kTruncatedHint));
-    done += static_cast<std::size_t>(got);
-  }
-}
-
 void SafetensorsFile::read_into(std::string_view name, std::span<std::byte> out) const {
   const SafetensorsTensorInfo& info = info_or_throw(name);
   if (out.size() != info.byte_size())
     throw Error("destination holds " + std::to_string(out.size()) + " bytes, the tensor " +
                     std::to_string(info.byte_size()),
                 at_tensor(path_, name));
-  read_bytes(data_offset_ + info.begin, out, "tensor '" + info.name + "'");
+  read_exactly(fd_.get(), path_, data_offset_ + info.begin, out, "tensor '" + info.name + "'");
   if (info.dtype == DType::kBool) {
     for (std::size_t i = 0; i < out.size(); ++i)
       if (std::to_integer<unsigned>(out[i]) > 1)
@@ -492,25 +407,19 @@ void write_safetensors(const fs::path& path, std::span<const NamedTensor> tensor
   }
   text.append((8 - text.size() % 8) % 8, ' ');
 
-  FileHandle fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (fd.get() < 0)
-    throw Error("cannot create safetensors file: " + system_error(errno), path.string(),
-                "check that the folder exists and is writable");
+  FileDescriptor fd = create_for_writing(path, kFileKind);
   try {
     std::array<unsigned char, 8> length{};
     for (std::size_t i = 0; i < 8; ++i)
       length[i] =
           static_cast<unsigned char>((static_cast<std::uint64_t>(text.size()) >> (8 * i)) & 0xffu);
-    write_all(fd.get(), length.data(), length.size(), path);
-    write_all(fd.get(), text.data(), text.size(), path);
-    for (const std::size_t i : layout)
-      write_all(fd.get(), tensors[i].data.data(), tensors[i].data.size(), path);
+    write_exactly(fd.get(), path, std::as_bytes(std::span(length)), kFileKind);
+    write_exactly(fd.get(), path, std::as_bytes(std::span(text)), kFileKind);
+    for (const std::size_t i : layout) write_exactly(fd.get(), path, tensors[i].data, kFileKind);
     if (options.sync && ::fsync(fd.get()) != 0)
       throw Error("cannot flush safetensors file to disk: " + system_error(errno), path.string(),
                   "check the free space of the disk");
-    if (::close(fd.release()) != 0)
-      throw Error("cannot close safetensors file: " + system_error(errno), path.string(),
-                  "check the free space of the disk");
+    fd.close_checked(path, kFileKind);
   } catch (...) {
     ::unlink(path.c_str());
     throw;

@@ -1,6 +1,5 @@
 #include "parity/importers/zip_archive.hpp"
 
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -43,31 +42,8 @@ ZipArchive ZipArchive::open(const std::filesystem::path& path) {
   archive.members_ = read_zip_directory(file.fd.get(), path, file.size);
   for (std::size_t i = 0; i < archive.members_.size(); ++i)
     archive.index_.emplace(archive.members_[i].name, i);
-  archive.fd_ = file.fd.release();
+  archive.fd_ = std::move(file.fd);
   return archive;
-}
-
-ZipArchive::ZipArchive(ZipArchive&& other) noexcept
-    : path_(std::move(other.path_)),
-      fd_(std::exchange(other.fd_, -1)),
-      file_size_(other.file_size_),
-      members_(std::move(other.members_)),
-      index_(std::move(other.index_)) {}
-
-ZipArchive& ZipArchive::operator=(ZipArchive&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    path_ = std::move(other.path_);
-    fd_ = std::exchange(other.fd_, -1);
-    file_size_ = other.file_size_;
-    members_ = std::move(other.members_);
-    index_ = std::move(other.index_);
-  }
-  return *this;
-}
-
-ZipArchive::~ZipArchive() {
-  if (fd_ >= 0) ::close(fd_);
 }
 
 const ZipMember* ZipArchive::find(std::string_view name) const {
@@ -85,7 +61,7 @@ void ZipArchive::read_stored(const ZipMember& member, std::uint64_t offset,
                     ") run past the member's " + std::to_string(member.uncompressed_size) +
                     " bytes",
                 at_member(path_, member.name), "read within the member's uncompressed_size");
-  read_exactly(fd_, path_, member.data_offset + offset, out, "member '" + member.name + "'");
+  read_exactly(fd_.get(), path_, member.data_offset + offset, out, "member '" + member.name + "'");
 }
 
 void ZipArchive::read_chunks(const ZipMember& member, std::uint64_t max_bytes,
@@ -110,7 +86,7 @@ void ZipArchive::read_chunks(const ZipMember& member, std::uint64_t max_bytes,
       deliver(std::span(chunk).first(size));
     }
   } else {
-    MemberInflater inflater(fd_, path_, member);
+    MemberInflater inflater(fd_.get(), path_, member);
     // One byte of room even for an empty member, to see its end marker (or more bytes).
     if (chunk.empty()) chunk.resize(1);
     while (const std::size_t size = inflater.read(chunk)) deliver(std::span(chunk).first(size));
@@ -143,7 +119,7 @@ std::vector<std::byte> ZipArchive::read_prefix(const ZipMember& member,
   } else {
     // Short of the end, read() fills `out` or throws (a stream that ends
     // early inflates to fewer bytes than declared).
-    MemberInflater(fd_, path_, member).read(out);
+    MemberInflater(fd_.get(), path_, member).read(out);
   }
   return out;
 }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "parity/core/dtype.hpp"
+#include "parity/importers/file_descriptor.hpp"
 #include "parity/importers/named_tensor.hpp"
 #include "parity/importers/tensor_source.hpp"
 
@@ -52,12 +53,6 @@ class SafetensorsFile {
   // shape x dtype, and offsets that overlap, leave holes or run past the end.
   static SafetensorsFile open(const std::filesystem::path& path);
 
-  SafetensorsFile(SafetensorsFile&& other) noexcept;
-  SafetensorsFile& operator=(SafetensorsFile&& other) noexcept;
-  SafetensorsFile(const SafetensorsFile&) = delete;
-  SafetensorsFile& operator=(const SafetensorsFile&) = delete;
-  ~SafetensorsFile();
-
   const std::filesystem::path& path() const { return path_; }
   // The tensors in header order (for files we write: the order they were given).
   const std::vector<SafetensorsTensorInfo>& tensors() const { return tensors_; }
@@ -81,11 +76,10 @@ class SafetensorsFile {
 
  private:
   SafetensorsFile() = default;
-  void read_bytes(std::uint64_t offset, std::span<std::byte> out, std::string_view what) const;
   const SafetensorsTensorInfo& info_or_throw(std::string_view name) const;
 
   std::filesystem::path path_;
-  int fd_ = -1;
+  FileDescriptor fd_;
   std::uint64_t file_size_ = 0;
   std::uint64_t data_offset_ = 0;
   std::vector<SafetensorsTensorInfo> tensors_;

@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "parity/importers/file_descriptor.hpp"
+
 namespace parity::importers {
 
 struct ZipMember {
@@ -41,12 +43,6 @@ class ZipArchive {
   // inconsistent directory, an encrypted or multi-disk archive, duplicate
   // names, or a member whose data would run past the end of the file.
   static ZipArchive open(const std::filesystem::path& path);
-
-  ZipArchive(ZipArchive&& other) noexcept;
-  ZipArchive& operator=(ZipArchive&& other) noexcept;
-  ZipArchive(const ZipArchive&) = delete;
-  ZipArchive& operator=(const ZipArchive&) = delete;
-  ~ZipArchive();
 
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t file_size() const { return file_size_; }
@@ -77,7 +73,7 @@ class ZipArchive {
   ZipArchive() = default;
 
   std::filesystem::path path_;
-  int fd_ = -1;
+  FileDescriptor fd_;
   std::uint64_t file_size_ = 0;
   std::vector<ZipMember> members_;
   std::map<std::string, std::size_t, std::less<>> index_;
