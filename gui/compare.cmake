@@ -1,4 +1,5 @@
-# Comparison views (--diff, --compare): sources added to parity_gui_model and parity-view.
+# Comparison views (--diff, --compare): the models, added to parity_gui_model,
+# and the windows, the library parity_view_compare.
 target_sources(parity_gui_model PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/include/parity/gui/compare/error_histogram.hpp
   ${CMAKE_CURRENT_LIST_DIR}/src/compare/error_histogram.cpp
@@ -13,7 +14,7 @@ target_sources(parity_gui_model PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/include/parity/gui/compare/tensor_compare_model.hpp
   ${CMAKE_CURRENT_LIST_DIR}/src/compare/tensor_compare_model.cpp)
 
-target_sources(parity-view PRIVATE
+add_library(parity_view_compare STATIC
   ${CMAKE_CURRENT_LIST_DIR}/app/compare/histogram_chart.hpp
   ${CMAKE_CURRENT_LIST_DIR}/app/compare/histogram_chart.cpp
   ${CMAKE_CURRENT_LIST_DIR}/app/compare/comparison_window.hpp
@@ -22,3 +23,6 @@ target_sources(parity-view PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/app/compare/diff_window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/app/compare/compare_window.hpp
   ${CMAKE_CURRENT_LIST_DIR}/app/compare/compare_window.cpp)
+target_include_directories(parity_view_compare PUBLIC ${CMAKE_CURRENT_LIST_DIR}/app)
+target_link_libraries(parity_view_compare PUBLIC parity::gui_model Qt6::Widgets Qt6::Charts)
+parity_target_warnings(parity_view_compare)

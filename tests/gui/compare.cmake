@@ -21,14 +21,7 @@ parity_qt_test(gui_tensor_compare_model_test
   ${CMAKE_CURRENT_LIST_DIR}/compare/tensor_compare_model_test.cpp)
 target_link_libraries(gui_tensor_compare_model_test PRIVATE parity_gui_compare_fixtures)
 
-# The windows themselves, built from parity-view's sources.
+# The windows themselves, from parity-view's library of them.
 parity_qt_test(gui_compare_windows_test ${CMAKE_CURRENT_LIST_DIR}/compare/compare_windows_test.cpp)
-set(compare_views ${PROJECT_SOURCE_DIR}/gui/app/compare)
-target_sources(gui_compare_windows_test PRIVATE
-  ${compare_views}/histogram_chart.hpp ${compare_views}/histogram_chart.cpp
-  ${compare_views}/comparison_window.hpp ${compare_views}/comparison_window.cpp
-  ${compare_views}/diff_window.hpp ${compare_views}/diff_window.cpp
-  ${compare_views}/compare_window.hpp ${compare_views}/compare_window.cpp)
-target_include_directories(gui_compare_windows_test PRIVATE ${PROJECT_SOURCE_DIR}/gui/app)
-target_link_libraries(gui_compare_windows_test PRIVATE
-  parity_gui_compare_fixtures Qt6::Widgets Qt6::Charts)
+target_link_libraries(gui_compare_windows_test PRIVATE parity_gui_compare_fixtures
+  parity_view_compare)

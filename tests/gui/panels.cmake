@@ -13,13 +13,8 @@ foreach(model step_bars op_stats_model findings_model)
   target_link_libraries(gui_${model}_test PRIVATE gui_panels_fixture)
 endforeach()
 
-# Each widget test compiles its panel and the base every panel shares.
-set(panel_sources ${PROJECT_SOURCE_DIR}/gui/app/panels)
+# The widgets, from parity-view's library of them.
 foreach(panel step_chart op_table findings)
-  parity_qt_test(gui_${panel}_panel_test
-    ${CMAKE_CURRENT_LIST_DIR}/panels/${panel}_panel_test.cpp
-    ${panel_sources}/report_panel.hpp ${panel_sources}/report_panel.cpp
-    ${panel_sources}/${panel}_panel.hpp ${panel_sources}/${panel}_panel.cpp)
-  target_include_directories(gui_${panel}_panel_test PRIVATE ${PROJECT_SOURCE_DIR}/gui/app)
-  target_link_libraries(gui_${panel}_panel_test PRIVATE gui_panels_fixture Qt6::Widgets Qt6::Charts)
+  parity_qt_test(gui_${panel}_panel_test ${CMAKE_CURRENT_LIST_DIR}/panels/${panel}_panel_test.cpp)
+  target_link_libraries(gui_${panel}_panel_test PRIVATE gui_panels_fixture parity_view_panels)
 endforeach()
