@@ -1,9 +1,9 @@
 # Tests of the comparison views.
 
 # Checkpoints and dumps written at test time by the scripts the analyzer's
-# tests and users run; warnings that fail a test.
+# tests and users run.
 add_library(parity_gui_compare_fixtures STATIC ${CMAKE_CURRENT_LIST_DIR}/compare/fixtures.cpp)
-target_link_libraries(parity_gui_compare_fixtures PUBLIC parity::core Qt6::Test)
+target_link_libraries(parity_gui_compare_fixtures PUBLIC Qt6::Core)
 target_compile_definitions(parity_gui_compare_fixtures PRIVATE
   PARITY_PYTHON="/usr/bin/python3"
   PARITY_RESNET_CHECKPOINTS="${PROJECT_SOURCE_DIR}/tests/support/resnet_checkpoints.py"

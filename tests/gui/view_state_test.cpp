@@ -2,6 +2,8 @@
 // margin, selections are normalised, lanes reorder and collapse; and
 // BackgroundTask delivers results, failures and cancels on the GUI thread,
 // dropping stale ones.
+#include "parity/gui/view_state.hpp"
+
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
@@ -9,7 +11,7 @@
 #include <stdexcept>
 
 #include "parity/gui/background_task.hpp"
-#include "parity/gui/view_state.hpp"
+#include "qt_test_main.hpp"
 
 using parity::gui::BackgroundTask;
 using parity::gui::TaskControl;
@@ -134,5 +136,5 @@ class ViewStateTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(ViewStateTest)
+PARITY_QT_TEST(ViewStateTest, kCore)
 #include "view_state_test.moc"

@@ -20,6 +20,7 @@
 #include "compare/diff_window.hpp"
 #include "compare/histogram_chart.hpp"
 #include "fixtures.hpp"
+#include "qt_test_main.hpp"
 
 using parity::gui::ComparisonWindow;
 using parity::gui::TensorCompareWindow;
@@ -58,8 +59,6 @@ class CompareWindowsTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void init() { fixture::fail_on_warnings(); }
-
   void initTestCase() {
     QVERIFY(dir_.isValid());
     QString error = fixture::write_checkpoints(dir_.path());
@@ -155,5 +154,5 @@ class CompareWindowsTest : public QObject {
   QTemporaryDir dir_;
 };
 
-QTEST_MAIN(CompareWindowsTest)
+PARITY_QT_TEST(CompareWindowsTest, kWidgets)
 #include "compare_windows_test.moc"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
+#include "qt_test_main.hpp"
 
 using parity::gui::error_histogram;
 using parity::gui::ErrorHistogram;
@@ -17,8 +18,6 @@ class ErrorHistogramTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void init() { fixture::fail_on_warnings(); }
-
   void bins_by_decade() {
     const std::vector<double> errors{
         0, 0, 1e-3, 2e-3, 9.99e-3, 0.5, std::numeric_limits<double>::infinity(), std::nan("")};
@@ -70,5 +69,5 @@ class ErrorHistogramTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(ErrorHistogramTest)
+PARITY_QT_TEST(ErrorHistogramTest, kCore)
 #include "error_histogram_test.moc"

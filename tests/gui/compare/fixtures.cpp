@@ -1,12 +1,7 @@
 #include "fixtures.hpp"
 
 #include <QProcess>
-#include <QRegularExpression>
 #include <QStringList>
-#include <QTest>
-#include <string>
-
-#include "parity/core/log.hpp"
 
 namespace fixture {
 namespace {
@@ -28,16 +23,6 @@ QString dump_reference(const QStringList& options) {
 }
 
 }  // namespace
-
-void fail_on_warnings() {
-  parity::log::set_sink([](parity::log::Level level, std::string_view message) {
-    if (level >= parity::log::Level::kWarning) qWarning("parity: %s", std::string(message).c_str());
-  });
-  // All but the offscreen platform's notice that it cannot resize a window
-  // to its size hints, which every window shown there prints.
-  QTest::failOnWarning(
-      QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints)")));
-}
 
 QString write_checkpoints(const QString& dir) {
   const QStringList resnet18{PARITY_RESNET_CHECKPOINTS, dir, "--arch", "resnet18"};

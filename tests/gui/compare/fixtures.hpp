@@ -2,17 +2,12 @@
 // Debian's PyTorch and NumPy (/usr/bin/python3) with the scripts the
 // analyzer's tests and users run: resnet_checkpoints.py for checkpoints,
 // samples/torch/dump_reference.py for dumps. Each writer returns what went
-// wrong (the command and its stderr), empty on success. And the rule of the
-// project's tests: a warning fails the test.
+// wrong (the command and its stderr), empty on success.
 #pragma once
 
 #include <QString>
 
 namespace fixture {
-
-// Fails the current test function on a warning: Qt's, or parity::log's
-// (forwarded to Qt's, from any thread). Call it from init().
-void fail_on_warnings();
 
 // DIR/a.safetensors: ResNet-18 under MindSpore's model zoo names, the first
 // element of kPerturbedParameter moved by kPerturbation; DIR/b.safetensors:

@@ -16,6 +16,7 @@
 #include "fixtures.hpp"
 #include "parity/core/error.hpp"
 #include "parity/gui/compare/tensor_compare_loader.hpp"
+#include "qt_test_main.hpp"
 
 using parity::gui::ComparisonModel;
 using parity::gui::TaskCancelled;
@@ -35,8 +36,6 @@ class TensorCompareModelTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void init() { fixture::fail_on_warnings(); }
-
   void initTestCase() {
     QVERIFY(dir_.isValid());
     QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("dumps")));
@@ -179,5 +178,5 @@ class TensorCompareModelTest : public QObject {
   std::unique_ptr<TensorCompareModel> dumps_, npy_;
 };
 
-QTEST_GUILESS_MAIN(TensorCompareModelTest)
+PARITY_QT_TEST(TensorCompareModelTest, kCore)
 #include "tensor_compare_model_test.moc"

@@ -18,6 +18,7 @@
 #include "fixtures.hpp"
 #include "parity/core/error.hpp"
 #include "parity/gui/compare/weight_diff_loader.hpp"
+#include "qt_test_main.hpp"
 
 using parity::gui::ComparisonModel;
 using parity::gui::TaskCancelled;
@@ -39,8 +40,6 @@ class WeightDiffModelTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void init() { fixture::fail_on_warnings(); }
-
   void initTestCase() {
     QVERIFY(dir_.isValid());
     const QString error = fixture::write_checkpoints(dir_.path());
@@ -167,5 +166,5 @@ class WeightDiffModelTest : public QObject {
   std::unique_ptr<WeightDiffModel> model_;
 };
 
-QTEST_GUILESS_MAIN(WeightDiffModelTest)
+PARITY_QT_TEST(WeightDiffModelTest, kCore)
 #include "weight_diff_model_test.moc"

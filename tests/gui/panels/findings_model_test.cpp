@@ -11,6 +11,7 @@
 
 #include "parity/gui/panels/finding_evidence.hpp"
 #include "parity/gui/panels/item_roles.hpp"
+#include "qt_test_main.hpp"
 #include "report_fixture.hpp"
 #include "small_trace.hpp"
 
@@ -147,5 +148,5 @@ class FindingsModelTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(FindingsModelTest)
+PARITY_QT_TEST(FindingsModelTest, kCore)
 #include "findings_model_test.moc"

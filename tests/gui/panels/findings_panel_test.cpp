@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include "parity/gui/panels/findings_model.hpp"
+#include "qt_test_main.hpp"
 #include "report_fixture.hpp"
 #include "small_trace.hpp"
 
@@ -99,5 +100,5 @@ class FindingsPanelTest : public QObject {
   }
 };
 
-QTEST_MAIN(FindingsPanelTest)
+PARITY_QT_TEST(FindingsPanelTest, kWidgets)
 #include "findings_panel_test.moc"

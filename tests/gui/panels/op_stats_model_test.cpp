@@ -9,6 +9,7 @@
 
 #include "parity/gui/panels/item_roles.hpp"
 #include "parity/gui/panels/name_filter_proxy.hpp"
+#include "qt_test_main.hpp"
 #include "report_fixture.hpp"
 
 using parity::analyzer::OpAnalysis;
@@ -178,5 +179,5 @@ class OpStatsModelTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(OpStatsModelTest)
+PARITY_QT_TEST(OpStatsModelTest, kCore)
 #include "op_stats_model_test.moc"

@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include "parity/gui/panels/item_roles.hpp"
+#include "qt_test_main.hpp"
 #include "report_fixture.hpp"
 
 using parity::gui::OpStatsModel;
@@ -114,5 +115,5 @@ class OpTablePanelTest : public QObject {
   }
 };
 
-QTEST_MAIN(OpTablePanelTest)
+PARITY_QT_TEST(OpTablePanelTest, kWidgets)
 #include "op_table_panel_test.moc"

@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "qt_test_main.hpp"
 #include "report_fixture.hpp"
 #include "small_trace.hpp"
 
@@ -114,5 +115,5 @@ class StepBarsTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(StepBarsTest)
+PARITY_QT_TEST(StepBarsTest, kCore)
 #include "step_bars_test.moc"

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "qt_test_main.hpp"
 #include "report_fixture.hpp"
 #include "small_trace.hpp"
 
@@ -138,5 +139,5 @@ class StepChartPanelTest : public QObject {
   }
 };
 
-QTEST_MAIN(StepChartPanelTest)
+PARITY_QT_TEST(StepChartPanelTest, kWidgets)
 #include "step_chart_panel_test.moc"

@@ -4,14 +4,16 @@
 // from; a right-drag selects a range and fills the statistics; Ctrl+F
 // search selects the next match; two traces align by step; a bad file is
 // reported as a message and the window stays usable.
+#include "main_window.hpp"
+
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
 
-#include "main_window.hpp"
 #include "parity/analyzer/profile/synth.hpp"
+#include "qt_test_main.hpp"
 #include "timeline/timeline_widget.hpp"
 #include "timeline_trace.hpp"
 
@@ -165,5 +167,5 @@ class MainWindowTest : public QObject {
   QString known_;
 };
 
-QTEST_MAIN(MainWindowTest)
+PARITY_QT_TEST(MainWindowTest, kWidgets)
 #include "main_window_test.moc"

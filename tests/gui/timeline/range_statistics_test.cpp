@@ -1,6 +1,8 @@
 // Statistics of a selected range against a naive float64 computation, the
 // model checked by QAbstractItemModelTester, and Ctrl+F search forward and
 // backward across rows.
+#include "parity/gui/timeline/range_statistics.hpp"
+
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
 #include <QTest>
@@ -8,8 +10,8 @@
 #include <map>
 
 #include "parity/gui/timeline/event_search.hpp"
-#include "parity/gui/timeline/range_statistics.hpp"
 #include "parity/gui/timeline/timeline_loader.hpp"
+#include "qt_test_main.hpp"
 #include "timeline_trace.hpp"
 
 using namespace parity::gui;
@@ -98,5 +100,5 @@ class RangeStatisticsTest : public QObject {
   std::vector<TraceView> traces_;
 };
 
-QTEST_GUILESS_MAIN(RangeStatisticsTest)
+PARITY_QT_TEST(RangeStatisticsTest, kCore)
 #include "range_statistics_test.moc"

@@ -3,15 +3,17 @@
 // twice), folds hold only events narrower than the fold width, boxes of a row
 // do not overlap; the painter draws the boxes where the frame says; the
 // ruler, the selection and the launch -> kernel arrow are placed right.
+#include "parity/gui/timeline/timeline_layout.hpp"
+
 #include <QImage>
 #include <QPainter>
 #include <QTemporaryDir>
 #include <QTest>
 #include <random>
 
-#include "parity/gui/timeline/timeline_layout.hpp"
 #include "parity/gui/timeline/timeline_loader.hpp"
 #include "parity/gui/timeline/timeline_painter.hpp"
+#include "qt_test_main.hpp"
 #include "timeline_trace.hpp"
 
 using namespace parity::gui;
@@ -200,5 +202,5 @@ class TimelineLayoutTest : public QObject {
   TimelineData known_;
 };
 
-QTEST_MAIN(TimelineLayoutTest)
+PARITY_QT_TEST(TimelineLayoutTest, kWidgets)
 #include "timeline_layout_test.moc"

@@ -2,14 +2,17 @@
 // overlapping kernels packed into a second row, launch <-> kernel
 // correlation, the synthetic trace's counts against SQL, cancel, and bad
 // files refused with parity::Error naming the file.
+#include "parity/gui/timeline/timeline_loader.hpp"
+
+#include <sqlite3.h>
+
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
-#include <sqlite3.h>
 
 #include "parity/analyzer/profile/synth.hpp"
 #include "parity/core/error.hpp"
-#include "parity/gui/timeline/timeline_loader.hpp"
+#include "qt_test_main.hpp"
 #include "timeline_trace.hpp"
 
 using namespace parity::gui;
@@ -179,5 +182,5 @@ class TimelineLoaderTest : public QObject {
   std::filesystem::path path_;
 };
 
-QTEST_GUILESS_MAIN(TimelineLoaderTest)
+PARITY_QT_TEST(TimelineLoaderTest, kCore)
 #include "timeline_loader_test.moc"
