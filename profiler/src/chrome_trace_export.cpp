@@ -4,11 +4,15 @@
 #include <charconv>
 #include <cinttypes>
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "parity/core/error.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 
 namespace parity::profiler {
 namespace {
@@ -20,11 +24,21 @@ std::string json_string(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char escaped[8];
@@ -42,15 +56,81 @@ std::string json_string(std::string_view text) {
 std::string micros(std::int64_t ns) {
   char text[32];
   const char* sign = ns < 0 ? "-" : "";
-  const std::uint64_t magnitude = ns < 0 ? static_cast<std::uint64_t>(-ns) : static_cast<std::uint64_t>(ns);
+  const std::uint64_t magnitude =
+      ns < 0 ? static_cast<std::uint64_t>(-ns) : static_cast<std::uint64_t>(ns);
   std::snprintf(text, sizeof text, "%s%" PRIu64 ".%03" PRIu64, sign, magnitude / 1000,
                 magnitude % 1000);
   return text;
 }
 
+// Counters and queue samples are named by their track.
+struct NamedCounter : CounterRow {
+  NameId track_name = 0;
+};
+constexpr auto kNamedCounters = schema::projection<NamedCounter>(
+    "counter", "counter c JOIN track t ON t.id = c.track_id",
+    schema::column<NamedCounter>("c.ts_ns", &NamedCounter::ts_ns),
+    schema::column<NamedCounter>("c.value", &NamedCounter::value),
+    schema::column<NamedCounter>("t.name_id", &NamedCounter::track_name));
+
+struct NamedQueueSample : QueueSampleRow {
+  NameId track_name = 0;
+};
+constexpr auto kNamedQueueSamples = schema::projection<NamedQueueSample>(
+    "queue_sample", "queue_sample q JOIN track t ON t.id = q.track_id",
+    schema::column<NamedQueueSample>("q.ts_ns", &NamedQueueSample::ts_ns),
+    schema::column<NamedQueueSample>("q.depth", &NamedQueueSample::depth),
+    schema::column<NamedQueueSample>("q.capacity", &NamedQueueSample::capacity),
+    schema::column<NamedQueueSample>("t.name_id", &NamedQueueSample::track_name));
+
+struct NamedGradReady : GradReadyRow {
+  std::optional<std::string> param_name;  // none when parameter holds no such index
+};
+constexpr auto kNamedGradients = schema::projection<NamedGradReady>(
+    "grad_ready", "grad_ready g LEFT JOIN parameter p ON p.idx = g.param_idx",
+    schema::column<NamedGradReady>("g.track_id", &NamedGradReady::track),
+    schema::column<NamedGradReady>("g.ts_ns", &NamedGradReady::ts_ns),
+    schema::column<NamedGradReady>("g.param_idx", &NamedGradReady::param_index),
+    schema::column<NamedGradReady>("g.bytes", &NamedGradReady::bytes),
+    schema::column<NamedGradReady>("g.step", &NamedGradReady::step),
+    schema::column<NamedGradReady>("p.name", &NamedGradReady::param_name));
+
+// A flow arrow needs both ends: a call that queued work, work whose launch is in the trace.
+struct LaunchingCall : ApiCallRow {
+  bool has_work = false;
+};
+constexpr auto kLaunchingCalls = schema::projection<LaunchingCall>(
+    "api_call", "api_call a", schema::column<LaunchingCall>("track_id", &LaunchingCall::track),
+    schema::column<LaunchingCall>("start_ns", &LaunchingCall::start_ns),
+    schema::column<LaunchingCall>("dur_ns", &LaunchingCall::dur_ns),
+    schema::column<LaunchingCall>("kind", &LaunchingCall::kind),
+    schema::column<LaunchingCall>("name_id", &LaunchingCall::name),
+    schema::column<LaunchingCall>("correlation_id", &LaunchingCall::correlation_id),
+    schema::column<LaunchingCall>(
+        "EXISTS(SELECT 1 FROM gpu_activity g WHERE g.correlation_id = a.correlation_id)",
+        &LaunchingCall::has_work));
+
+struct LaunchedWork : StoredGpuActivityRow {
+  bool has_launch = false;
+};
+constexpr auto kLaunchedWork = schema::projection<LaunchedWork>(
+    "gpu_activity", "gpu_activity g",
+    schema::column<LaunchedWork>("g.track_id", &LaunchedWork::track),
+    schema::column<LaunchedWork>("g.start_ns", &LaunchedWork::start_ns),
+    schema::column<LaunchedWork>("g.dur_ns", &LaunchedWork::dur_ns),
+    schema::column<LaunchedWork>("g.kind", &LaunchedWork::kind),
+    schema::column<LaunchedWork>("g.name_id", &LaunchedWork::name),
+    schema::column<LaunchedWork>("g.correlation_id", &LaunchedWork::correlation_id),
+    schema::column<LaunchedWork>("g.bytes", &LaunchedWork::bytes),
+    schema::column<LaunchedWork>("g.launch_id", &LaunchedWork::launch_id),
+    schema::column<LaunchedWork>(
+        "EXISTS(SELECT 1 FROM api_call a WHERE a.correlation_id = g.correlation_id)",
+        &LaunchedWork::has_launch));
+
 class EventStream {
  public:
-  EventStream(std::ostream& out, std::uint64_t total_rows, const std::function<void(double)>& progress)
+  EventStream(std::ostream& out, std::uint64_t total_rows,
+              const std::function<void(double)>& progress)
       : out_(out), total_rows_(total_rows), progress_(progress) {}
 
   void event(const std::string& body) {
@@ -99,11 +179,12 @@ struct Exporter {
     std::vector<std::int64_t> devices;
     for (const auto& track : trace.tracks()) {
       const std::int64_t pid = pid_of(track.id);
-      if (track.kind == TrackKind::kGpuStream && std::find(devices.begin(), devices.end(), pid) == devices.end()) {
+      if (track.kind == TrackKind::kGpuStream &&
+          std::find(devices.begin(), devices.end(), pid) == devices.end()) {
         devices.push_back(pid);
-        stream.event("\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid) +
-                     ",\"args\":{\"name\":" +
-                     json_string("GPU " + std::to_string(pid - kGpuPidBase)) + "}");
+        stream.event(
+            "\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid) +
+            ",\"args\":{\"name\":" + json_string("GPU " + std::to_string(pid - kGpuPidBase)) + "}");
       }
       stream.event("\"ph\":\"M\",\"name\":\"thread_name\"," + where(pid, track.id) +
                    ",\"args\":{\"name\":" + name(track.name) + "}");
@@ -111,154 +192,127 @@ struct Exporter {
   }
 
   void ranges() {
-    sql::Statement rows(trace.db(),
-                        "SELECT track_id, start_ns, dur_ns, name_id, category, depth, arg "
-                        "FROM range ORDER BY track_id, start_ns, id");
-    while (rows.step()) {
-      const auto track = static_cast<TrackId>(rows.column_int(0));
-      std::string body = "\"ph\":\"X\",\"name\":" + name(rows.column_int(3)) + ",\"cat\":\"" +
-                         std::string(category_name(static_cast<Category>(rows.column_int(4)))) +
-                         "\"," + where(pid_of(track), track) + ",\"ts\":" +
-                         micros(rows.column_int(1)) + ",\"dur\":" + micros(rows.column_int(2)) +
-                         ",\"args\":{\"depth\":" + std::to_string(rows.column_int(5));
-      if (!rows.column_is_null(6)) body += ",\"arg\":" + std::to_string(rows.column_int(6));
-      stream.event(body + "}");
-      stream.row_done();
-    }
+    schema::for_each<schema::kTable<RangeRow>, &RangeRow::track, &RangeRow::start_ns,
+                     &RangeRow::dur_ns, &RangeRow::name, &RangeRow::category, &RangeRow::depth,
+                     &RangeRow::arg>(
+        trace.db(), "ORDER BY track_id, start_ns, id", [&](const RangeRow& row) {
+          std::string body = "\"ph\":\"X\",\"name\":" + name(row.name) + ",\"cat\":\"" +
+                             std::string(category_name(row.category)) + "\"," +
+                             where(pid_of(row.track), row.track) +
+                             ",\"ts\":" + micros(row.start_ns) + ",\"dur\":" + micros(row.dur_ns) +
+                             ",\"args\":{\"depth\":" + std::to_string(row.depth);
+          if (row.arg) body += ",\"arg\":" + std::to_string(*row.arg);
+          stream.event(body + "}");
+          stream.row_done();
+        });
   }
 
   void instants() {
-    sql::Statement rows(trace.db(),
-                        "SELECT track_id, ts_ns, name_id, category FROM instant ORDER BY track_id, ts_ns");
-    while (rows.step()) {
-      const auto track = static_cast<TrackId>(rows.column_int(0));
-      stream.event("\"ph\":\"i\",\"s\":\"t\",\"name\":" + name(rows.column_int(2)) + ",\"cat\":\"" +
-                   std::string(category_name(static_cast<Category>(rows.column_int(3)))) + "\"," +
-                   where(pid_of(track), track) + ",\"ts\":" + micros(rows.column_int(1)));
-      stream.row_done();
-    }
+    schema::for_each<schema::kTable<InstantRow>, &InstantRow::track, &InstantRow::ts_ns,
+                     &InstantRow::name, &InstantRow::category>(
+        trace.db(), "ORDER BY track_id, ts_ns", [&](const InstantRow& row) {
+          stream.event("\"ph\":\"i\",\"s\":\"t\",\"name\":" + name(row.name) + ",\"cat\":\"" +
+                       std::string(category_name(row.category)) + "\"," +
+                       where(pid_of(row.track), row.track) + ",\"ts\":" + micros(row.ts_ns));
+          stream.row_done();
+        });
   }
 
   void counters() {
-    sql::Statement rows(trace.db(),
-                        "SELECT c.ts_ns, c.value, t.name_id FROM counter c JOIN track t ON t.id = "
-                        "c.track_id ORDER BY c.track_id, c.ts_ns");
-    while (rows.step()) {
-      char value[40];
-      std::snprintf(value, sizeof value, "%.17g", rows.column_double(1));
-      stream.event("\"ph\":\"C\",\"name\":" + name(rows.column_int(2)) + ",\"pid\":" +
-                   std::to_string(host_pid) + ",\"ts\":" + micros(rows.column_int(0)) +
-                   ",\"args\":{\"value\":" + value + "}");
-      stream.row_done();
-    }
-    sql::Statement queues(trace.db(),
-                          "SELECT q.ts_ns, q.depth, q.capacity, t.name_id FROM queue_sample q "
-                          "JOIN track t ON t.id = q.track_id ORDER BY q.track_id, q.ts_ns");
-    while (queues.step()) {
-      stream.event("\"ph\":\"C\",\"name\":" + name(queues.column_int(3)) + ",\"pid\":" +
-                   std::to_string(host_pid) + ",\"ts\":" + micros(queues.column_int(0)) +
-                   ",\"args\":{\"depth\":" + std::to_string(queues.column_int(1)) +
-                   ",\"capacity\":" + std::to_string(queues.column_int(2)) + "}");
-      stream.row_done();
-    }
+    schema::for_each<kNamedCounters>(
+        trace.db(), "ORDER BY c.track_id, c.ts_ns", [&](const NamedCounter& row) {
+          char value[40];
+          std::snprintf(value, sizeof value, "%.17g", row.value);
+          stream.event("\"ph\":\"C\",\"name\":" + name(row.track_name) +
+                       ",\"pid\":" + std::to_string(host_pid) + ",\"ts\":" + micros(row.ts_ns) +
+                       ",\"args\":{\"value\":" + value + "}");
+          stream.row_done();
+        });
+    schema::for_each<kNamedQueueSamples>(
+        trace.db(), "ORDER BY q.track_id, q.ts_ns", [&](const NamedQueueSample& row) {
+          stream.event("\"ph\":\"C\",\"name\":" + name(row.track_name) +
+                       ",\"pid\":" + std::to_string(host_pid) + ",\"ts\":" + micros(row.ts_ns) +
+                       ",\"args\":{\"depth\":" + std::to_string(row.depth) +
+                       ",\"capacity\":" + std::to_string(row.capacity) + "}");
+          stream.row_done();
+        });
   }
 
   void gradients_and_collectives() {
-    sql::Statement grads(trace.db(),
-                         "SELECT g.track_id, g.ts_ns, g.param_idx, g.bytes, g.step, p.name "
-                         "FROM grad_ready g LEFT JOIN parameter p ON p.idx = g.param_idx "
-                         "ORDER BY g.track_id, g.ts_ns");
-    while (grads.step()) {
-      const auto track = static_cast<TrackId>(grads.column_int(0));
-      const std::string param = grads.column_is_null(5) ? "#" + std::to_string(grads.column_int(2))
-                                                        : grads.column_text(5);
-      stream.event("\"ph\":\"i\",\"s\":\"t\",\"name\":" + json_string("grad ready " + param) +
-                   ",\"cat\":\"grad_ready\"," + where(pid_of(track), track) + ",\"ts\":" +
-                   micros(grads.column_int(1)) + ",\"args\":{\"param\":" +
-                   std::to_string(grads.column_int(2)) + ",\"bytes\":" +
-                   std::to_string(grads.column_int(3)) + ",\"step\":" +
-                   std::to_string(grads.column_int(4)) + "}");
-      stream.row_done();
-    }
-    sql::Statement collectives(trace.db(),
-                               "SELECT track_id, start_ns, dur_ns, op, bytes, dtype, bucket, "
-                               "first_param, last_param, rank, step FROM collective "
-                               "ORDER BY track_id, start_ns");
-    while (collectives.step()) {
-      const auto track = static_cast<TrackId>(collectives.column_int(0));
-      stream.event(
-          "\"ph\":\"X\",\"name\":" +
-          json_string(std::string(collective_op_name(static_cast<CollectiveOp>(collectives.column_int(3)))) +
-                      " bucket " + std::to_string(collectives.column_int(6))) +
-          ",\"cat\":\"collective\"," + where(pid_of(track), track) + ",\"ts\":" +
-          micros(collectives.column_int(1)) + ",\"dur\":" + micros(collectives.column_int(2)) +
-          ",\"args\":{\"bytes\":" + std::to_string(collectives.column_int(4)) +
-          ",\"dtype\":" + json_string(collectives.column_text(5)) +
-          ",\"first_param\":" + std::to_string(collectives.column_int(7)) +
-          ",\"last_param\":" + std::to_string(collectives.column_int(8)) +
-          ",\"rank\":" + std::to_string(collectives.column_int(9)) +
-          ",\"step\":" + std::to_string(collectives.column_int(10)) + "}");
-      stream.row_done();
-    }
+    schema::for_each<kNamedGradients>(
+        trace.db(), "ORDER BY g.track_id, g.ts_ns", [&](const NamedGradReady& row) {
+          const std::string param = row.param_name.value_or("#" + std::to_string(row.param_index));
+          stream.event("\"ph\":\"i\",\"s\":\"t\",\"name\":" + json_string("grad ready " + param) +
+                       ",\"cat\":\"grad_ready\"," + where(pid_of(row.track), row.track) +
+                       ",\"ts\":" + micros(row.ts_ns) + ",\"args\":{\"param\":" +
+                       std::to_string(row.param_index) + ",\"bytes\":" + std::to_string(row.bytes) +
+                       ",\"step\":" + std::to_string(row.step) + "}");
+          stream.row_done();
+        });
+    schema::for_each<schema::kTable<CollectiveRow>>(
+        trace.db(), "ORDER BY track_id, start_ns", [&](const CollectiveRow& row) {
+          stream.event("\"ph\":\"X\",\"name\":" +
+                       json_string(std::string(collective_op_name(row.op)) + " bucket " +
+                                   std::to_string(row.bucket)) +
+                       ",\"cat\":\"collective\"," + where(pid_of(row.track), row.track) +
+                       ",\"ts\":" + micros(row.start_ns) + ",\"dur\":" + micros(row.dur_ns) +
+                       ",\"args\":{\"bytes\":" + std::to_string(row.bytes) +
+                       ",\"dtype\":" + json_string(row.dtype) +
+                       ",\"first_param\":" + std::to_string(row.first_param) + ",\"last_param\":" +
+                       std::to_string(row.last_param) + ",\"rank\":" + std::to_string(row.rank) +
+                       ",\"step\":" + std::to_string(row.step) + "}");
+          stream.row_done();
+        });
   }
 
   // API calls and GPU work; a flow arrow joins a launch to the work it queued.
   std::uint64_t device_work() {
-    sql::Statement calls(trace.db(),
-                         "SELECT track_id, start_ns, dur_ns, kind, name_id, correlation_id, "
-                         "EXISTS(SELECT 1 FROM gpu_activity g WHERE g.correlation_id = "
-                         "a.correlation_id) FROM api_call a ORDER BY track_id, start_ns, id");
     std::uint64_t flows = 0;
-    while (calls.step()) {
-      const auto track = static_cast<TrackId>(calls.column_int(0));
-      const std::string place = where(pid_of(track), track);
-      std::string body = "\"ph\":\"X\",\"name\":" + name(calls.column_int(4)) + ",\"cat\":\"" +
-                         std::string(api_kind_name(static_cast<ApiKind>(calls.column_int(3)))) +
-                         "\"," + place + ",\"ts\":" + micros(calls.column_int(1)) +
-                         ",\"dur\":" + micros(calls.column_int(2));
-      if (!calls.column_is_null(5))
-        body += ",\"args\":{\"correlation\":" + std::to_string(calls.column_int(5)) + "}";
-      stream.event(body);
-      if (!calls.column_is_null(5) && calls.column_int(6)) {
-        stream.event("\"ph\":\"s\",\"name\":\"launch\",\"cat\":\"launch\",\"id\":" +
-                     std::to_string(calls.column_int(5)) + "," + place +
-                     ",\"ts\":" + micros(calls.column_int(1)));
-        ++flows;
-      }
-      stream.row_done();
-    }
-    sql::Statement work(trace.db(),
-                        "SELECT g.track_id, g.start_ns, g.dur_ns, g.kind, g.name_id, "
-                        "g.correlation_id, g.bytes, l.grid_x, l.grid_y, l.grid_z, l.block_x, "
-                        "l.block_y, l.block_z, l.shared_bytes, l.registers, "
-                        "EXISTS(SELECT 1 FROM api_call a WHERE a.correlation_id = g.correlation_id) "
-                        "FROM gpu_activity g LEFT JOIN launch_config l ON l.id = g.launch_id "
-                        "ORDER BY g.track_id, g.start_ns, g.id");
-    while (work.step()) {
-      const auto track = static_cast<TrackId>(work.column_int(0));
-      const std::string place = where(pid_of(track), track);
-      std::string args = "\"kind\":\"" +
-                         std::string(gpu_activity_kind_name(static_cast<GpuActivityKind>(work.column_int(3)))) +
-                         "\"";
-      if (!work.column_is_null(5)) args += ",\"correlation\":" + std::to_string(work.column_int(5));
-      if (!work.column_is_null(6)) args += ",\"bytes\":" + std::to_string(work.column_int(6));
-      if (!work.column_is_null(7)) {
-        args += ",\"grid\":[" + std::to_string(work.column_int(7)) + "," +
-                std::to_string(work.column_int(8)) + "," + std::to_string(work.column_int(9)) +
-                "],\"block\":[" + std::to_string(work.column_int(10)) + "," +
-                std::to_string(work.column_int(11)) + "," + std::to_string(work.column_int(12)) +
-                "],\"shared_bytes\":" + std::to_string(work.column_int(13)) +
-                ",\"registers\":" + std::to_string(work.column_int(14));
-      }
-      stream.event("\"ph\":\"X\",\"name\":" + name(work.column_int(4)) + ",\"cat\":\"gpu\"," +
-                   place + ",\"ts\":" + micros(work.column_int(1)) + ",\"dur\":" +
-                   micros(work.column_int(2)) + ",\"args\":{" + args + "}");
-      if (!work.column_is_null(5) && work.column_int(15))
-        stream.event("\"ph\":\"f\",\"bp\":\"e\",\"name\":\"launch\",\"cat\":\"launch\",\"id\":" +
-                     std::to_string(work.column_int(5)) + "," + place +
-                     ",\"ts\":" + micros(work.column_int(1)));
-      stream.row_done();
-    }
+    schema::for_each<kLaunchingCalls>(
+        trace.db(), "ORDER BY track_id, start_ns, id", [&](const LaunchingCall& row) {
+          const std::string place = where(pid_of(row.track), row.track);
+          std::string body = "\"ph\":\"X\",\"name\":" + name(row.name) + ",\"cat\":\"" +
+                             std::string(api_kind_name(row.kind)) + "\"," + place +
+                             ",\"ts\":" + micros(row.start_ns) + ",\"dur\":" + micros(row.dur_ns);
+          if (row.correlation_id)
+            body += ",\"args\":{\"correlation\":" + std::to_string(*row.correlation_id) + "}";
+          stream.event(body);
+          if (row.correlation_id && row.has_work) {
+            stream.event("\"ph\":\"s\",\"name\":\"launch\",\"cat\":\"launch\",\"id\":" +
+                         std::to_string(*row.correlation_id) + "," + place +
+                         ",\"ts\":" + micros(row.start_ns));
+            ++flows;
+          }
+          stream.row_done();
+        });
+    std::map<std::int64_t, LaunchConfig> configs;
+    for (const LaunchConfigRow& row : schema::read_all<schema::kTable<LaunchConfigRow>>(trace.db()))
+      configs.emplace(row.id, row);
+    schema::for_each<kLaunchedWork>(
+        trace.db(), "ORDER BY g.track_id, g.start_ns, g.id", [&](const LaunchedWork& row) {
+          const std::string place = where(pid_of(row.track), row.track);
+          std::string args = "\"kind\":\"" + std::string(gpu_activity_kind_name(row.kind)) + "\"";
+          if (row.correlation_id) args += ",\"correlation\":" + std::to_string(*row.correlation_id);
+          if (row.bytes) args += ",\"bytes\":" + std::to_string(*row.bytes);
+          const auto config = row.launch_id ? configs.find(*row.launch_id) : configs.end();
+          if (config != configs.end()) {
+            const LaunchConfig& c = config->second;
+            args += ",\"grid\":[" + std::to_string(c.grid[0]) + "," + std::to_string(c.grid[1]) +
+                    "," + std::to_string(c.grid[2]) + "],\"block\":[" + std::to_string(c.block[0]) +
+                    "," + std::to_string(c.block[1]) + "," + std::to_string(c.block[2]) +
+                    "],\"shared_bytes\":" + std::to_string(c.shared_bytes) +
+                    ",\"registers\":" + std::to_string(c.registers);
+          }
+          stream.event("\"ph\":\"X\",\"name\":" + name(row.name) + ",\"cat\":\"gpu\"," + place +
+                       ",\"ts\":" + micros(row.start_ns) + ",\"dur\":" + micros(row.dur_ns) +
+                       ",\"args\":{" + args + "}");
+          if (row.correlation_id && row.has_launch)
+            stream.event(
+                "\"ph\":\"f\",\"bp\":\"e\",\"name\":\"launch\",\"cat\":\"launch\",\"id\":" +
+                std::to_string(*row.correlation_id) + "," + place +
+                ",\"ts\":" + micros(row.start_ns));
+          stream.row_done();
+        });
     return flows;
   }
 };
@@ -286,8 +340,9 @@ ChromeExportStats export_chrome_trace(TraceReader& trace, std::ostream& out,
     throw Error("meta.pid is not a number: '" + pid + "'", trace.path().string());
 
   out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"schema_version\":"
-      << json_string(trace.meta_value("schema_version").value_or("")) << ",\"command_line\":"
-      << json_string(trace.meta_value("command_line").value_or("")) << "},\"traceEvents\":[";
+      << json_string(trace.meta_value("schema_version").value_or(""))
+      << ",\"command_line\":" << json_string(trace.meta_value("command_line").value_or(""))
+      << "},\"traceEvents\":[";
   exporter.metadata();
   exporter.ranges();
   exporter.instants();
@@ -296,7 +351,8 @@ ChromeExportStats export_chrome_trace(TraceReader& trace, std::ostream& out,
   ChromeExportStats stats;
   stats.flows = exporter.device_work();
   out << "\n]}\n";
-  if (!out) throw Error("could not write the exported trace", trace.path().string(), "is the disk full?");
+  if (!out)
+    throw Error("could not write the exported trace", trace.path().string(), "is the disk full?");
   stats.events = stream.count();
   if (progress) progress(1.0);
   return stats;

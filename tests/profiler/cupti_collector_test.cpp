@@ -104,9 +104,8 @@ TEST_CASE("kernels, copies, a graph launch and API calls are traced and attribut
   CHECK(kernels == kKernels + kGraphKernels);
   CHECK(graph_launches.size() == 1);
   // GPU work starts after its launch call began, on the same clock.
-  sql::Statement order(trace.db(),
-                       "SELECT count(*) FROM gpu_activity g JOIN api_call a ON a.correlation_id "
-                       "= g.correlation_id WHERE g.kind = 1 AND g.start_ns < a.start_ns");
-  REQUIRE(order.step());
-  CHECK(order.column_int(0) == 0);
+  CHECK(sql::query_int(trace.db(),
+                       "SELECT count(*) FROM gpu_activity g JOIN api_call a ON "
+                       "a.correlation_id = g.correlation_id WHERE g.kind = 1 AND "
+                       "g.start_ns < a.start_ns") == 0);
 }

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "parity/profiler/gpu_attribution.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "recorder_options.hpp"
 #include "temp_dir.hpp"
@@ -74,23 +76,31 @@ struct StoredActivity {
   std::optional<std::int64_t> correlation, bytes, copy_kind, grid_x, registers;
 };
 
+// A gpu_activity row with the parts of its launch configuration the tests check.
+struct LaunchedActivity : StoredGpuActivityRow {
+  std::optional<std::int64_t> grid_x, registers;
+};
+constexpr auto kLaunchedActivities = schema::projection<LaunchedActivity>(
+    "gpu_activity", "gpu_activity g LEFT JOIN launch_config l ON l.id = g.launch_id",
+    schema::column<LaunchedActivity>("g.start_ns", &LaunchedActivity::start_ns),
+    schema::column<LaunchedActivity>("g.dur_ns", &LaunchedActivity::dur_ns),
+    schema::column<LaunchedActivity>("g.name_id", &LaunchedActivity::name),
+    schema::column<LaunchedActivity>("g.track_id", &LaunchedActivity::track),
+    schema::column<LaunchedActivity>("g.kind", &LaunchedActivity::kind),
+    schema::column<LaunchedActivity>("g.correlation_id", &LaunchedActivity::correlation_id),
+    schema::column<LaunchedActivity>("g.bytes", &LaunchedActivity::bytes),
+    schema::column<LaunchedActivity>("g.copy_kind", &LaunchedActivity::copy_kind),
+    schema::column<LaunchedActivity>("l.grid_x", &LaunchedActivity::grid_x),
+    schema::column<LaunchedActivity>("l.registers", &LaunchedActivity::registers));
+
 std::vector<StoredActivity> read_activities(TraceReader& trace) {
   std::vector<StoredActivity> rows;
-  sql::Statement query(trace.db(),
-                       "SELECT g.start_ns, g.dur_ns, g.name_id, g.track_id, g.kind, "
-                       "g.correlation_id, g.bytes, g.copy_kind, l.grid_x, l.registers FROM "
-                       "gpu_activity g LEFT JOIN launch_config l ON l.id = g.launch_id "
-                       "ORDER BY g.start_ns, g.id");
-  const auto optional = [&](int column) -> std::optional<std::int64_t> {
-    if (query.column_is_null(column)) return std::nullopt;
-    return query.column_int(column);
-  };
-  while (query.step())
-    rows.push_back({query.column_int(0), query.column_int(1),
-                    trace.string(static_cast<NameId>(query.column_int(2))),
-                    trace.string(trace.track(static_cast<TrackId>(query.column_int(3)))->name),
-                    static_cast<int>(query.column_int(4)), optional(5), optional(6), optional(7),
-                    optional(8), optional(9)});
+  schema::for_each<kLaunchedActivities>(
+      trace.db(), "ORDER BY g.start_ns, g.id", [&](const LaunchedActivity& row) {
+        rows.push_back({row.start_ns, row.dur_ns, trace.string(row.name),
+                        trace.string(trace.track(row.track)->name), static_cast<int>(row.kind),
+                        row.correlation_id, row.bytes, row.copy_kind, row.grid_x, row.registers});
+      });
   return rows;
 }
 
@@ -177,11 +187,11 @@ TEST_CASE("GPU records become rows on stream tracks, on the trace clock, in any 
   CHECK(trace.meta_value("gpu.api_calls") == "2");
   CHECK(trace.meta_value("gpu.dropped_records") == "0");
 
-  sql::Statement calls(trace.db(), "SELECT name_id, dur_ns, kind FROM api_call ORDER BY start_ns");
-  REQUIRE(calls.step());
-  CHECK(trace.string(static_cast<NameId>(calls.column_int(0))) == "cudaCall41");
-  CHECK(calls.column_int(1) == 700);
-  CHECK(calls.column_int(2) == static_cast<int>(ApiKind::kRuntime));
+  const auto call = schema::read_one<schema::kTable<ApiCallRow>>(trace.db(), "ORDER BY start_ns");
+  REQUIRE(call);
+  CHECK(trace.string(call->name) == "cudaCall41");
+  CHECK(call->dur_ns == 700);
+  CHECK(call->kind == ApiKind::kRuntime);
 }
 
 TEST_CASE("every kernel is attributed to its launch and the layer, phase and step around it",
@@ -233,10 +243,10 @@ TEST_CASE("every kernel is attributed to its launch and the layer, phase and ste
 
   const auto range_name = [&](std::optional<std::int64_t> id) -> std::string {
     if (!id) return "none";
-    sql::Statement query(trace.db(), "SELECT name_id FROM range WHERE id = ?");
-    query.bind(1, *id);
-    REQUIRE(query.step());
-    return trace.string(static_cast<NameId>(query.column_int(0)));
+    const auto range = schema::read_one<schema::kTable<RangeRow>, &RangeRow::name>(
+        trace.db(), "WHERE id = " + std::to_string(*id));
+    REQUIRE(range);
+    return trace.string(range->name);
   };
   std::map<std::string, std::vector<const GpuWorkAttribution*>> by_kernel;
   for (const auto& work : attribution.work) by_kernel[trace.string(work.name)].push_back(&work);
@@ -259,11 +269,9 @@ TEST_CASE("every kernel is attributed to its launch and the layer, phase and ste
   CHECK(graph_launches.size() == 1);
   CHECK(trace.meta_value("gpu.graph_kernels") == "3");
   // The launches lie on the thread's own track, the one its ranges are on.
-  sql::Statement same_track(trace.db(),
-                            "SELECT count(*) FROM api_call a WHERE EXISTS (SELECT 1 FROM range r "
-                            "WHERE r.track_id = a.track_id)");
-  REQUIRE(same_track.step());
-  CHECK(same_track.column_int(0) == 3);
+  CHECK(sql::query_int(trace.db(),
+                       "SELECT count(*) FROM api_call a WHERE EXISTS (SELECT 1 FROM "
+                       "range r WHERE r.track_id = a.track_id)") == 3);
 }
 
 TEST_CASE("sync records wait for their context's device; incomplete records are counted",
@@ -342,12 +350,11 @@ TEST_CASE("API calls of a thread that recorded nothing get a track of their own;
     assembler.add(calls);
   }
   TraceReader trace(dir / "run.db");
-  sql::Statement query(trace.db(), "SELECT track_id, start_ns, name_id FROM api_call");
-  REQUIRE(query.step());
-  CHECK(trace.string(trace.track(static_cast<TrackId>(query.column_int(0)))->name) ==
-        "CUDA thread 0xdeadbeef");
-  CHECK(query.column_int(1) == expected_start);
-  CHECK(trace.string(static_cast<NameId>(query.column_int(2))) == "cuCall211");
+  const auto call = schema::read_one<schema::kTable<ApiCallRow>>(trace.db());
+  REQUIRE(call);
+  CHECK(trace.string(trace.track(call->track)->name) == "CUDA thread 0xdeadbeef");
+  CHECK(call->start_ns == expected_start);
+  CHECK(trace.string(call->name) == "cuCall211");
 }
 
 TEST_CASE("buffers completed on several threads at once all land, with distinct row ids",

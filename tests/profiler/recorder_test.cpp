@@ -1,22 +1,23 @@
-#include <catch2/catch.hpp>
+#include "parity/profiler/recorder.hpp"
 
 #include <sys/resource.h>
 
+#include <catch2/catch.hpp>
 #include <csignal>
 #include <map>
 #include <thread>
 #include <vector>
 
-#include "parity/core/error.hpp"
-#include "parity/profiler/recorder.hpp"
-#include "parity/profiler/trace_reader.hpp"
 #include "file_size_limit.hpp"
 #include "log_capture.hpp"
+#include "parity/core/error.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
+#include "parity/profiler/trace_reader.hpp"
 #include "recorder_options.hpp"
 #include "temp_dir.hpp"
 
 using namespace parity::profiler;
-using sql::Statement;
 
 namespace {
 
@@ -29,17 +30,11 @@ struct StoredRange {
 
 std::vector<StoredRange> read_ranges(TraceReader& trace) {
   std::vector<StoredRange> ranges;
-  Statement rows(trace.db(), "SELECT track_id, start_ns, dur_ns, id, depth, parent_id, arg, "
-                             "name_id, category FROM range ORDER BY track_id, start_ns, id");
-  while (rows.step()) {
-    StoredRange range{rows.column_int(0), rows.column_int(1), rows.column_int(2),
-                      rows.column_int(3), rows.column_int(4), std::nullopt, std::nullopt,
-                      trace.string(static_cast<NameId>(rows.column_int(7))),
-                      static_cast<int>(rows.column_int(8))};
-    if (!rows.column_is_null(5)) range.parent = rows.column_int(5);
-    if (!rows.column_is_null(6)) range.arg = rows.column_int(6);
-    ranges.push_back(range);
-  }
+  schema::for_each<schema::kTable<RangeRow>>(
+      trace.db(), "ORDER BY track_id, start_ns, id", [&](const RangeRow& row) {
+        ranges.push_back({row.track, row.start_ns, row.dur_ns, row.id, row.depth, row.parent_id,
+                          row.arg, trace.string(row.name), static_cast<int>(row.category)});
+      });
   return ranges;
 }
 
@@ -152,31 +147,33 @@ TEST_CASE("counters, queue samples, gradients and collectives are stored", "[uni
     recorder.instant(intern("checkpoint saved"), Category::kUser, 12);
   }
   TraceReader trace(dir / "run.db");
-  CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM counter c JOIN track t ON t.id = "
-                                   "c.track_id JOIN string s ON s.id = t.name_id WHERE "
-                                   "s.text = 'loss' AND t.kind = 5 AND c.value = 0.8125") == 1);
-  Statement queue(trace.db(), "SELECT depth, capacity, role, wait_ns FROM queue_sample");
-  REQUIRE(queue.step());
-  CHECK(queue.column_int(0) == 2);
-  CHECK(queue.column_int(1) == 8);
-  CHECK(queue.column_int(2) == static_cast<int>(QueueRole::kConsumer));
-  CHECK(queue.column_int(3) == 1500);
-  Statement grad(trace.db(), "SELECT g.step, g.bytes, p.name FROM grad_ready g JOIN parameter p "
-                             "ON p.idx = g.param_idx");
-  REQUIRE(grad.step());
-  CHECK(grad.column_int(0) == 3);  // the step that was running
-  CHECK(grad.column_int(1) == 37632);
-  CHECK(grad.column_text(2) == "conv1.weight");
-  Statement collective(trace.db(), "SELECT op, bytes, dtype, bucket, first_param, last_param, "
-                                   "step, dur_ns, rank FROM collective");
-  REQUIRE(collective.step());
-  CHECK(collective.column_int(0) == static_cast<int>(CollectiveOp::kAllReduce));
-  CHECK(collective.column_int(1) == 37632);
-  CHECK(collective.column_text(2) == "float32");
-  CHECK(collective.column_int(3) == 4);
-  CHECK(collective.column_int(5) == 1);
-  CHECK(collective.column_int(6) == 3);
-  CHECK(collective.column_int(7) >= 2'000'000);
+  CHECK(sql::query_int(trace.db(),
+                       "SELECT count(*) FROM counter c JOIN track t ON t.id = "
+                       "c.track_id JOIN string s ON s.id = t.name_id WHERE "
+                       "s.text = 'loss' AND t.kind = 5 AND c.value = 0.8125") == 1);
+  const auto queue = schema::read_one<schema::kTable<QueueSampleRow>>(trace.db());
+  REQUIRE(queue);
+  CHECK(queue->depth == 2);
+  CHECK(queue->capacity == 8);
+  CHECK(queue->role == QueueRole::kConsumer);
+  CHECK(queue->wait_ns == 1500);
+  const auto grad = schema::read_one<schema::kTable<GradReadyRow>>(trace.db());
+  REQUIRE(grad);
+  CHECK(grad->step == 3);  // the step that was running
+  CHECK(grad->bytes == 37632);
+  const auto parameters = trace.parameters();
+  REQUIRE(parameters.size() == 1);
+  CHECK(parameters[0].index == grad->param_index);
+  CHECK(parameters[0].name == "conv1.weight");
+  const auto collective = schema::read_one<schema::kTable<CollectiveRow>>(trace.db());
+  REQUIRE(collective);
+  CHECK(collective->op == CollectiveOp::kAllReduce);
+  CHECK(collective->bytes == 37632);
+  CHECK(collective->dtype == "float32");
+  CHECK(collective->bucket == 4);
+  CHECK(collective->last_param == 1);
+  CHECK(collective->step == 3);
+  CHECK(collective->dur_ns >= 2'000'000);
   CHECK(sql::query_int(trace.db(), "SELECT arg FROM instant") == 12);
 }
 
@@ -196,11 +193,11 @@ TEST_CASE("timestamps are on CLOCK_MONOTONIC minus the trace origin", "[unit]") 
   }
   TraceReader trace(dir / "run.db");
   const std::int64_t origin = std::stoll(*trace.meta_value("clock_origin_ns"));
-  Statement marks(trace.db(), "SELECT ts_ns FROM instant ORDER BY ts_ns");
-  REQUIRE(marks.step());
-  const std::int64_t first = marks.column_int(0) + origin;
-  REQUIRE(marks.step());
-  const std::int64_t second = marks.column_int(0) + origin;
+  const auto marks = schema::read_all<schema::kTable<InstantRow>, &InstantRow::ts_ns>(
+      trace.db(), "ORDER BY ts_ns");
+  REQUIRE(marks.size() == 2);
+  const std::int64_t first = marks[0].ts_ns + origin;
+  const std::int64_t second = marks[1].ts_ns + origin;
   constexpr std::int64_t kSlackNs = 2000;  // tick/ns pairing jitter
   CHECK(first >= before_first - kSlackNs);
   CHECK(first <= after_first + kSlackNs);
@@ -208,16 +205,15 @@ TEST_CASE("timestamps are on CLOCK_MONOTONIC minus the trace origin", "[unit]") 
   CHECK(second <= after_second + kSlackNs);
 }
 
-TEST_CASE("records timed on CLOCK_MONOTONIC (a GPU's) keep their nanoseconds exactly",
-          "[unit]") {
+TEST_CASE("records timed on CLOCK_MONOTONIC (a GPU's) keep their nanoseconds exactly", "[unit]") {
   TempDir dir;
   const std::int64_t ready = monotonic_ns() - 5'000'000;  // in the past, as a GPU's are
   {
     Recorder recorder(recorder_options(dir / "run.db", "recorder_test"));
     recorder.on_step_begin(7);
     recorder.gradient_ready_at(3, 1024, ready);
-    CollectiveEvent reduce{intern("nccl"), CollectiveOp::kAllReduce, 0, 0, 4096,
-                           parity::DType::kFloat32, 1, 2, 3};
+    CollectiveEvent reduce{
+        intern("nccl"), CollectiveOp::kAllReduce, 0, 0, 4096, parity::DType::kFloat32, 1, 2, 3};
     reduce.time_base = TimeBase::kMonotonicNs;
     reduce.start = static_cast<Ticks>(ready + 1'000);
     reduce.end = static_cast<Ticks>(ready + 251'000);
@@ -226,20 +222,19 @@ TEST_CASE("records timed on CLOCK_MONOTONIC (a GPU's) keep their nanoseconds exa
   }
   TraceReader trace(dir / "run.db");
   const std::int64_t origin = std::stoll(*trace.meta_value("clock_origin_ns"));
-  Statement grads(trace.db(), "SELECT param_idx, ts_ns, step FROM grad_ready ORDER BY ts_ns");
-  REQUIRE(grads.step());
-  CHECK(grads.column_int(0) == 3);
-  CHECK(grads.column_int(1) + origin == ready);
-  CHECK(grads.column_int(2) == 7);
-  REQUIRE(grads.step());
-  CHECK(grads.column_int(0) == 4);
-  CHECK(grads.column_int(1) + origin > ready + 4'000'000);
-  Statement collective(trace.db(), "SELECT start_ns, dur_ns, step, bucket FROM collective");
-  REQUIRE(collective.step());
-  CHECK(collective.column_int(0) + origin == ready + 1'000);
-  CHECK(collective.column_int(1) == 250'000);
-  CHECK(collective.column_int(2) == 7);
-  CHECK(collective.column_int(3) == 1);
+  const auto grads = schema::read_all<schema::kTable<GradReadyRow>>(trace.db(), "ORDER BY ts_ns");
+  REQUIRE(grads.size() == 2);
+  CHECK(grads[0].param_index == 3);
+  CHECK(grads[0].ts_ns + origin == ready);
+  CHECK(grads[0].step == 7);
+  CHECK(grads[1].param_index == 4);
+  CHECK(grads[1].ts_ns + origin > ready + 4'000'000);
+  const auto collective = schema::read_one<schema::kTable<CollectiveRow>>(trace.db());
+  REQUIRE(collective);
+  CHECK(collective->start_ns + origin == ready + 1'000);
+  CHECK(collective->dur_ns == 250'000);
+  CHECK(collective->step == 7);
+  CHECK(collective->bucket == 1);
 }
 
 TEST_CASE("the capture window: nothing outside it, open ranges closed at stop", "[unit]") {
@@ -349,10 +344,12 @@ TEST_CASE("GPU activity and API calls from a collector are stored", "[unit]") {
                                        intern("cudaLaunchKernel"), 5}});
   }
   TraceReader trace(dir / "run.db");
-  CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM gpu_activity g JOIN api_call a ON "
-                                   "a.correlation_id = g.correlation_id") == 1);
-  CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM track WHERE kind = 3 AND device = 0 "
-                                   "AND stream = 7") == 1);
+  CHECK(sql::query_int(trace.db(),
+                       "SELECT count(*) FROM gpu_activity g JOIN api_call a ON "
+                       "a.correlation_id = g.correlation_id") == 1);
+  CHECK(sql::query_int(trace.db(),
+                       "SELECT count(*) FROM track WHERE kind = 3 AND device = 0 "
+                       "AND stream = 7") == 1);
 }
 
 TEST_CASE("bad recorder options are refused with a clear error", "[unit]") {

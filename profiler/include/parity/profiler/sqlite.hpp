@@ -64,6 +64,8 @@ class Statement {
   std::string column_text(int column) const;
   bool column_is_null(int column) const;
 
+  Database& database() const { return db_; }
+
  private:
   Database& db_;
   sqlite3_stmt* stmt_ = nullptr;

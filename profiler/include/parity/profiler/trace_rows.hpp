@@ -14,6 +14,15 @@ namespace parity::profiler {
 using NameId = std::uint32_t;   // row of the string table
 using TrackId = std::uint32_t;  // row of the track table
 
+struct MetaRow {
+  std::string key, value;
+};
+
+struct StringRow {
+  NameId id = 0;
+  std::string text;
+};
+
 struct TrackRow {
   TrackId id = 0;
   TrackKind kind = TrackKind::kHostThread;
@@ -96,6 +105,11 @@ struct LaunchConfig {
   bool operator==(const LaunchConfig&) const = default;
 };
 
+// A launch_config row: a distinct configuration and its id.
+struct LaunchConfigRow : LaunchConfig {
+  std::int64_t id = 0;
+};
+
 struct GpuActivityRow {
   TrackId track = 0;  // the stream's track
   std::int64_t start_ns = 0;
@@ -104,9 +118,14 @@ struct GpuActivityRow {
   GpuActivityKind kind = GpuActivityKind::kKernel;
   NameId name = 0;
   std::optional<std::int64_t> correlation_id;
-  std::optional<LaunchConfig> launch;  // kernels only
-  std::optional<std::int64_t> bytes;   // memcpy and memset
+  std::optional<LaunchConfig> launch;     // kernels only
+  std::optional<std::int64_t> bytes;      // memcpy and memset
   std::optional<std::int64_t> copy_kind;  // CUPTI memcpy kind (1 = HtoD, 2 = DtoH, 8 = DtoD...)
+};
+
+// A gpu_activity row as stored: the launch configuration interned in launch_config.
+struct StoredGpuActivityRow : GpuActivityRow {
+  std::optional<std::int64_t> launch_id;  // launch_config.id; kernels only
 };
 
 struct ApiCallRow {

@@ -33,9 +33,36 @@ enum class GpuActivityKind : std::uint8_t { kKernel = 1, kMemcpy = 2, kMemset = 
 enum class ApiKind : std::uint8_t { kRuntime = 1, kDriver = 2 };
 enum class QueueRole : std::uint8_t { kProducer = 1, kConsumer = 2 };
 enum class CollectiveOp : std::uint8_t {
-  kAllReduce = 1, kBroadcast = 2, kAllGather = 3, kReduceScatter = 4,
-  kReduce = 5, kBarrier = 6, kSend = 7, kRecv = 8, kAllToAll = 9,
+  kAllReduce = 1,
+  kBroadcast = 2,
+  kAllGather = 3,
+  kReduceScatter = 4,
+  kReduce = 5,
+  kBarrier = 6,
+  kSend = 7,
+  kRecv = 8,
+  kAllToAll = 9,
 };
+
+// Whether a stored integer names an enumerator: readers refuse rows where it does not.
+constexpr bool is_known(TrackKind kind) {
+  return kind >= TrackKind::kHostThread && kind <= TrackKind::kQueue;
+}
+constexpr bool is_known(Category category) {
+  return category >= Category::kStep && category <= Category::kUser;
+}
+constexpr bool is_known(GpuActivityKind kind) {
+  return kind >= GpuActivityKind::kKernel && kind <= GpuActivityKind::kSync;
+}
+constexpr bool is_known(ApiKind kind) {
+  return kind == ApiKind::kRuntime || kind == ApiKind::kDriver;
+}
+constexpr bool is_known(QueueRole role) {
+  return role == QueueRole::kProducer || role == QueueRole::kConsumer;
+}
+constexpr bool is_known(CollectiveOp op) {
+  return op >= CollectiveOp::kAllReduce && op <= CollectiveOp::kAllToAll;
+}
 
 std::string_view track_kind_name(TrackKind kind);
 std::string_view category_name(Category category);
@@ -50,8 +77,9 @@ std::string_view schema_sql();
 
 // The tables a trace of this schema version contains, in documentation order.
 inline constexpr std::string_view kTraceTables[] = {
-    "meta", "string", "track", "range", "instant", "step", "counter", "queue_sample",
-    "parameter", "grad_ready", "collective", "gpu_activity", "launch_config", "api_call",
+    "meta",       "string",       "track",         "range",     "instant",
+    "step",       "counter",      "queue_sample",  "parameter", "grad_ready",
+    "collective", "gpu_activity", "launch_config", "api_call",
 };
 
 }  // namespace parity::profiler
