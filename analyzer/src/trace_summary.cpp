@@ -3,14 +3,16 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "parity/core/error.hpp"
+#include "parity/profiler/schema/select.hpp"
 
 namespace parity::analyzer {
 namespace {
 
-using profiler::sql::Statement;
+namespace schema = profiler::schema;
 
 // Tables whose rows lie on a track, with their time columns.
 struct TimedTable {
@@ -28,6 +30,22 @@ constexpr TimedTable kTimedTables[] = {
     {"gpu_activity", "start_ns", "start_ns + dur_ns"},
     {"api_call", "start_ns", "start_ns + dur_ns"},
 };
+
+// Projections over one of kTimedTables, named in the FROM clause given at run time.
+struct TimeSpan {
+  std::optional<std::int64_t> first_ns, last_ns;
+};
+constexpr auto kTimeSpan = schema::projection<TimeSpan>(
+    "timed table", "", schema::column<TimeSpan>("min(first_ns)", &TimeSpan::first_ns),
+    schema::column<TimeSpan>("max(last_ns)", &TimeSpan::last_ns));
+
+struct TrackRows {
+  profiler::TrackId track = 0;
+  std::int64_t rows = 0;
+};
+constexpr auto kTrackRows = schema::projection<TrackRows>(
+    "timed table", "", schema::column<TrackRows>("track_id", &TrackRows::track),
+    schema::column<TrackRows>("count(*)", &TrackRows::rows));
 
 std::string seconds(std::int64_t ns) {
   char text[48];
@@ -49,28 +67,31 @@ TraceSummary summarize(profiler::TraceReader& trace) {
     throw Error("meta.dropped_records is not a count: '" + dropped + "'", summary.path);
 
   for (const auto table : profiler::kTraceTables) {
-    const auto rows = profiler::sql::query_int(trace.db(), "SELECT count(*) FROM " + std::string(table));
+    const auto rows =
+        profiler::sql::query_int(trace.db(), "SELECT count(*) FROM " + std::string(table));
     summary.table_rows.emplace_back(std::string(table), static_cast<std::uint64_t>(rows));
   }
 
   std::map<profiler::TrackId, std::uint64_t> rows_per_track;
   for (const auto& timed : kTimedTables) {
-    Statement span(trace.db(), std::string("SELECT min(") + timed.start + "), max(" + timed.end +
-                                   ") FROM " + timed.table);
-    if (span.step() && !span.column_is_null(0)) {
-      const auto first = span.column_int(0);
-      const auto last = span.column_int(1);
+    schema::Select<kTimeSpan> spans(trace.db(), {},
+                                    std::string("(SELECT ") + timed.start + " AS first_ns, " +
+                                        timed.end + " AS last_ns FROM " + timed.table + ")");
+    TimeSpan span;
+    if (spans.next(span) && span.first_ns) {
+      const auto first = *span.first_ns;
+      const auto last = span.last_ns.value_or(first);
       summary.first_ns = summary.first_ns ? std::min(*summary.first_ns, first) : first;
       summary.last_ns = summary.last_ns ? std::max(*summary.last_ns, last) : last;
     }
-    Statement counts(trace.db(), std::string("SELECT track_id, count(*) FROM ") + timed.table +
-                                     " GROUP BY track_id");
-    while (counts.step())
-      rows_per_track[static_cast<profiler::TrackId>(counts.column_int(0))] +=
-          static_cast<std::uint64_t>(counts.column_int(1));
+    schema::Select<kTrackRows> counts(trace.db(), "GROUP BY track_id", timed.table);
+    TrackRows count;
+    while (counts.next(count))
+      rows_per_track[count.track] += static_cast<std::uint64_t>(count.rows);
   }
   for (const auto& track : trace.tracks()) {
-    summary.tracks.push_back(TrackSummary{track.id, std::string(profiler::track_kind_name(track.kind)),
+    summary.tracks.push_back(TrackSummary{track.id,
+                                          std::string(profiler::track_kind_name(track.kind)),
                                           trace.string(track.name), rows_per_track[track.id]});
   }
   return summary;
@@ -84,7 +105,8 @@ nlohmann::json to_json(const TraceSummary& summary) {
   json["dropped_records"] = summary.dropped_records;
   json["time_span_ns"] = nullptr;
   if (summary.first_ns)
-    json["time_span_ns"] = {{"first", *summary.first_ns}, {"last", *summary.last_ns},
+    json["time_span_ns"] = {{"first", *summary.first_ns},
+                            {"last", *summary.last_ns},
                             {"duration", *summary.last_ns - *summary.first_ns}};
   json["tables"] = nlohmann::json::object();
   for (const auto& [table, rows] : summary.table_rows) json["tables"][table] = rows;
@@ -105,8 +127,8 @@ std::string to_text(const TraceSummary& summary) {
       << "schema version  " << meta("schema_version") << " (written by parity "
       << meta("tool_version") << ")\n"
       << "command line    " << meta("command_line") << '\n'
-      << "host            " << meta("host") << ", pid " << meta("pid") << ", rank "
-      << meta("rank") << " of " << meta("world_size") << '\n'
+      << "host            " << meta("host") << ", pid " << meta("pid") << ", rank " << meta("rank")
+      << " of " << meta("world_size") << '\n'
       << "created         " << meta("created_at") << '\n'
       << "clock           " << meta("clock") << " (ticks: " << meta("tick_source") << ")\n"
       << "complete        "

@@ -98,14 +98,6 @@ OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
     return a.self_ns != b.self_ns ? a.self_ns > b.self_ns : a.name < b.name;
   });
 
-  // api_calls are sorted by correlation id: each kernel finds its launch by binary search.
-  const auto launch_of = [&](std::int64_t correlation) -> const TraceApiCall* {
-    if (correlation < 0) return nullptr;
-    const auto it = std::lower_bound(
-        trace.api_calls.begin(), trace.api_calls.end(), correlation,
-        [](const TraceApiCall& call, std::int64_t id) { return call.correlation_id < id; });
-    return it != trace.api_calls.end() && it->correlation_id == correlation ? &*it : nullptr;
-  };
   struct KernelSamples {
     std::vector<std::int64_t> time, launch, queue;
   };
@@ -120,7 +112,9 @@ OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
     ++analysis.kernel_count;
     if (activity.dur_ns() < small_ns) ++analysis.small_kernel_count;
     analysis.kernel_time_ns += static_cast<double>(activity.dur_ns());
-    if (const TraceApiCall* launch = launch_of(activity.correlation_id)) {
+    const TraceApiCall* launch =
+        activity.correlation_id < 0 ? nullptr : trace.launches.find(activity.correlation_id);
+    if (launch) {
       samples.launch.push_back(launch->end_ns - launch->start_ns);
       samples.queue.push_back(std::max<std::int64_t>(0, activity.start_ns - launch->end_ns));
     }

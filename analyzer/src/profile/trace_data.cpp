@@ -6,16 +6,37 @@
 #include "parity/analyzer/parallel_for.hpp"
 #include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 
 namespace parity::analyzer {
 namespace {
 
+namespace schema = profiler::schema;
+using profiler::ApiCallRow;
 using profiler::Category;
+using profiler::CollectiveRow;
+using profiler::CounterRow;
 using profiler::NameId;
+using profiler::QueueSampleRow;
+using profiler::RangeRow;
+using profiler::StepRow;
+using profiler::StoredGpuActivityRow;
 using profiler::TrackId;
 using profiler::sql::Database;
-using profiler::sql::Statement;
+
+// The collectives of the training, without parity-train's calibration sweep.
+constexpr auto kTrainingCollectives = schema::projection<CollectiveRow>(
+    "collective",
+    "collective c LEFT JOIN track t ON t.id = c.track_id LEFT JOIN string s ON s.id = t.name_id",
+    schema::column<CollectiveRow>("c.track_id", &CollectiveRow::track),
+    schema::column<CollectiveRow>("c.start_ns", &CollectiveRow::start_ns),
+    schema::column<CollectiveRow>("c.dur_ns", &CollectiveRow::dur_ns),
+    schema::column<CollectiveRow>("c.op", &CollectiveRow::op),
+    schema::column<CollectiveRow>("c.bytes", &CollectiveRow::bytes),
+    schema::column<CollectiveRow>("c.bucket", &CollectiveRow::bucket),
+    schema::column<CollectiveRow>("c.step", &CollectiveRow::step));
 
 std::int64_t meta_int(const std::map<std::string, std::string>& meta, const std::string& key,
                       std::int64_t fallback, const std::string& path) {
@@ -33,27 +54,23 @@ std::int64_t meta_int(const std::map<std::string, std::string>& meta, const std:
 // a track nest properly and arrive parent first, so the open ancestors of a
 // range are exactly the first `depth` entries of the track's stack.
 void load_ranges(Database& db, TraceData& trace) {
-  Statement rows(db,
-                 "SELECT track_id, start_ns, dur_ns, name_id, category, depth, arg FROM range "
-                 "ORDER BY track_id, start_ns, id");
   std::vector<std::size_t> open;  // indices into trace.ranges
   TrackId current_track = 0;
-  while (rows.step()) {
+  schema::for_each<schema::kTable<RangeRow>, &RangeRow::track, &RangeRow::start_ns,
+                   &RangeRow::dur_ns, &RangeRow::name, &RangeRow::category, &RangeRow::depth,
+                   &RangeRow::arg>(db, "ORDER BY track_id, start_ns, id", [&](const RangeRow& row) {
     TraceRange range;
-    range.track = static_cast<TrackId>(rows.column_int(0));
-    range.start_ns = rows.column_int(1);
-    const std::int64_t dur = rows.column_int(2);
-    const std::int64_t category = rows.column_int(4);
-    const std::int64_t depth = rows.column_int(5);
-    if (dur < 0 || category < 1 || category > 6 || depth < 0 || depth > 255)
-      throw Error("corrupt range row (duration " + std::to_string(dur) + ", category " +
-                      std::to_string(category) + ", depth " + std::to_string(depth) + ")",
+    range.track = row.track;
+    range.start_ns = row.start_ns;
+    if (row.dur_ns < 0 || row.depth > 255)
+      throw Error("corrupt range row (duration " + std::to_string(row.dur_ns) + ", depth " +
+                      std::to_string(row.depth) + ")",
                   trace.path + ": range on track " + std::to_string(range.track) + " at " +
                       std::to_string(range.start_ns) + " ns");
-    range.end_ns = range.start_ns + dur;
-    range.name = static_cast<NameId>(rows.column_int(3));
-    range.category = static_cast<Category>(category);
-    range.depth = static_cast<std::uint8_t>(depth);
+    range.end_ns = range.start_ns + row.dur_ns;
+    range.name = row.name;
+    range.category = row.category;
+    range.depth = static_cast<std::uint8_t>(row.depth);
     if (range.track != current_track) {
       open.clear();
       current_track = range.track;
@@ -67,25 +84,21 @@ void load_ranges(Database& db, TraceData& trace) {
       range.phase = parent.phase;
       range.layer = parent.layer;
     }
-    if (range.category == Category::kStep && !rows.column_is_null(6))
-      range.step = rows.column_int(6);
+    if (range.category == Category::kStep && row.arg) range.step = *row.arg;
     if (range.category == Category::kPhase) range.phase = range.name;
     if (range.category == Category::kLayer) range.layer = range.name;
     open.push_back(trace.ranges.size());
     trace.ranges.push_back(range);
-  }
+  });
 }
 
 void load_steps(Database& db, TraceData& trace) {
-  Statement rows(db, "SELECT step, track_id, start_ns, end_ns FROM step ORDER BY step");
-  while (rows.step()) {
-    TraceStep step{rows.column_int(0), static_cast<TrackId>(rows.column_int(1)), rows.column_int(2),
-                   rows.column_int(3)};
-    if (step.end_ns < step.start_ns)
+  schema::for_each<schema::kTable<StepRow>>(db, "ORDER BY step", [&](const StepRow& row) {
+    if (row.end_ns < row.start_ns)
       throw Error("corrupt step row: it ends before it starts",
-                  trace.path + ": step " + std::to_string(step.step));
-    trace.steps.push_back(step);
-  }
+                  trace.path + ": step " + std::to_string(row.step));
+    trace.steps.push_back({row.step, row.track, row.start_ns, row.end_ns});
+  });
 }
 
 // Traces whose writer kept no step table (an importer, a crashed run) still
@@ -99,93 +112,76 @@ void steps_from_ranges(TraceData& trace) {
 }
 
 void load_queue_samples(Database& db, TraceData& trace) {
-  Statement rows(db,
-                 "SELECT track_id, ts_ns, depth, capacity, role, wait_ns FROM queue_sample "
-                 "ORDER BY track_id, ts_ns");
-  while (rows.step()) {
+  using Row = QueueSampleRow;
+  schema::for_each<schema::kTable<Row>, &Row::track, &Row::ts_ns, &Row::depth, &Row::capacity,
+                   &Row::role, &Row::wait_ns>(db, "ORDER BY track_id, ts_ns", [&](const Row& row) {
     TraceQueueSample sample;
-    sample.track = static_cast<TrackId>(rows.column_int(0));
-    sample.ts_ns = rows.column_int(1);
-    sample.depth = static_cast<std::uint32_t>(std::max<std::int64_t>(0, rows.column_int(2)));
-    sample.capacity = static_cast<std::uint32_t>(std::max<std::int64_t>(0, rows.column_int(3)));
-    const std::int64_t role = rows.column_int(4);
-    if (role != 1 && role != 2)
-      throw Error("corrupt queue sample: role " + std::to_string(role) + " is neither 1 nor 2",
-                  trace.path + ": queue_sample at " + std::to_string(sample.ts_ns) + " ns");
-    sample.role = static_cast<profiler::QueueRole>(role);
-    sample.wait_ns = std::max<std::int64_t>(0, rows.column_int(5));
+    sample.track = row.track;
+    sample.ts_ns = row.ts_ns;
+    sample.depth = row.depth;
+    sample.capacity = row.capacity;
+    sample.role = row.role;
+    sample.wait_ns = std::max<std::int64_t>(0, row.wait_ns);
     trace.queue_samples.push_back(sample);
-  }
+  });
 }
 
 // The training's collectives: parity-train's calibration sweep before the
 // first step is for the AllReduce tuner, not part of any step.
 void load_collectives(Database& db, TraceData& trace) {
-  Statement rows(db,
-                 "SELECT c.track_id, c.start_ns, c.dur_ns, c.op, c.bytes, c.bucket, c.step "
-                 "FROM collective c LEFT JOIN track t ON t.id = c.track_id "
-                 "LEFT JOIN string s ON s.id = t.name_id WHERE IFNULL(s.text, '') <> '" +
-                     std::string(kCalibrationLane) + "' ORDER BY c.start_ns");
-  while (rows.step()) {
-    TraceCollective collective;
-    collective.track = static_cast<TrackId>(rows.column_int(0));
-    collective.start_ns = rows.column_int(1);
-    collective.end_ns = collective.start_ns + std::max<std::int64_t>(0, rows.column_int(2));
-    const std::int64_t op = rows.column_int(3);
-    if (op < 1 || op > 9)
-      throw Error("corrupt collective: op " + std::to_string(op) + " is not a known operation",
-                  trace.path + ": collective at " + std::to_string(collective.start_ns) + " ns");
-    collective.op = static_cast<profiler::CollectiveOp>(op);
-    collective.bytes = rows.column_int(4);
-    collective.bucket = rows.column_int(5);
-    collective.step = rows.column_int(6);
-    trace.collectives.push_back(collective);
-  }
+  schema::for_each<kTrainingCollectives>(
+      db, "WHERE IFNULL(s.text, '') <> '" + std::string(kCalibrationLane) + "' ORDER BY c.start_ns",
+      [&](const CollectiveRow& row) {
+        TraceCollective collective;
+        collective.track = row.track;
+        collective.start_ns = row.start_ns;
+        collective.end_ns = row.start_ns + std::max<std::int64_t>(0, row.dur_ns);
+        collective.op = row.op;
+        collective.bytes = row.bytes;
+        collective.bucket = row.bucket;
+        collective.step = row.step;
+        trace.collectives.push_back(collective);
+      });
 }
 
 void load_gpu_activities(Database& db, TraceData& trace) {
-  Statement rows(db,
-                 "SELECT track_id, start_ns, dur_ns, kind, name_id, correlation_id FROM "
-                 "gpu_activity ORDER BY track_id, start_ns, id");
-  while (rows.step()) {
-    TraceGpuActivity activity;
-    activity.track = static_cast<TrackId>(rows.column_int(0));
-    activity.start_ns = rows.column_int(1);
-    activity.end_ns = activity.start_ns + std::max<std::int64_t>(0, rows.column_int(2));
-    const std::int64_t kind = rows.column_int(3);
-    if (kind < 1 || kind > 4)
-      throw Error("corrupt GPU activity: kind " + std::to_string(kind) + " is not 1-4",
-                  trace.path + ": gpu_activity at " + std::to_string(activity.start_ns) + " ns");
-    activity.kind = static_cast<profiler::GpuActivityKind>(kind);
-    activity.name = static_cast<NameId>(rows.column_int(4));
-    activity.correlation_id = rows.column_is_null(5) ? -1 : rows.column_int(5);
-    trace.gpu_activities.push_back(activity);
-  }
+  using Row = StoredGpuActivityRow;
+  schema::for_each<schema::kTable<Row>, &Row::track, &Row::start_ns, &Row::dur_ns, &Row::kind,
+                   &Row::name, &Row::correlation_id>(
+      db, "ORDER BY track_id, start_ns, id", [&](const Row& row) {
+        TraceGpuActivity activity;
+        activity.track = row.track;
+        activity.start_ns = row.start_ns;
+        activity.end_ns = row.start_ns + std::max<std::int64_t>(0, row.dur_ns);
+        activity.kind = row.kind;
+        activity.name = row.name;
+        activity.correlation_id = row.correlation_id.value_or(-1);
+        trace.gpu_activities.push_back(activity);
+      });
 }
 
 void load_api_calls(Database& db, TraceData& trace) {
-  Statement rows(db,
-                 "SELECT correlation_id, start_ns, dur_ns FROM api_call "
-                 "WHERE correlation_id IS NOT NULL ORDER BY correlation_id");
-  while (rows.step()) {
-    const std::int64_t start = rows.column_int(1);
-    trace.api_calls.push_back(
-        {rows.column_int(0), start, start + std::max<std::int64_t>(0, rows.column_int(2))});
-  }
+  std::vector<TraceApiCall> calls;
+  schema::for_each<schema::kTable<ApiCallRow>, &ApiCallRow::correlation_id, &ApiCallRow::start_ns,
+                   &ApiCallRow::dur_ns>(
+      db, "WHERE correlation_id IS NOT NULL ORDER BY correlation_id", [&](const ApiCallRow& row) {
+        calls.push_back({*row.correlation_id, row.start_ns,
+                         row.start_ns + std::max<std::int64_t>(0, row.dur_ns)});
+      });
+  trace.launches = profiler::LaunchIndex<TraceApiCall>(std::move(calls));
 }
 
 void load_counters(Database& db, TraceData& trace) {
-  Statement rows(db, "SELECT track_id, ts_ns, value FROM counter ORDER BY track_id, ts_ns");
   TrackId current = 0;
   std::vector<CounterPoint>* series = nullptr;
-  while (rows.step()) {
-    const auto track = static_cast<TrackId>(rows.column_int(0));
-    if (!series || track != current) {
-      current = track;
-      series = &trace.counters[trace.track_label(track)];
-    }
-    series->push_back({rows.column_int(1), rows.column_double(2)});
-  }
+  schema::for_each<schema::kTable<CounterRow>>(
+      db, "ORDER BY track_id, ts_ns", [&](const CounterRow& row) {
+        if (!series || row.track != current) {
+          current = row.track;
+          series = &trace.counters[trace.track_label(row.track)];
+        }
+        series->push_back({row.ts_ns, row.value});
+      });
 }
 
 }  // namespace
@@ -258,7 +254,7 @@ TraceData load_trace(const std::filesystem::path& path,
   });
   trace.ranges = std::move(parts[0].ranges);
   trace.gpu_activities = std::move(parts[1].gpu_activities);
-  trace.api_calls = std::move(parts[2].api_calls);
+  trace.launches = std::move(parts[2].launches);
   trace.steps = std::move(parts[3].steps);
   trace.queue_samples = std::move(parts[4].queue_samples);
   trace.collectives = std::move(parts[5].collectives);
@@ -266,7 +262,7 @@ TraceData load_trace(const std::filesystem::path& path,
   if (trace.steps.empty()) steps_from_ranges(trace);
   std::size_t counter_points = 0;
   for (const auto& [name, points] : trace.counters) counter_points += points.size();
-  trace.events = trace.ranges.size() + trace.gpu_activities.size() + trace.api_calls.size() +
+  trace.events = trace.ranges.size() + trace.gpu_activities.size() + trace.launches.size() +
                  trace.steps.size() + trace.queue_samples.size() + trace.collectives.size() +
                  counter_points;
   return trace;

@@ -3,15 +3,34 @@
 #include <charconv>
 
 #include "parity/core/error.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 
 namespace parity::analyzer {
 namespace {
 
+namespace schema = profiler::schema;
+using profiler::Category;
+using profiler::CollectiveRow;
+using profiler::GradReadyRow;
+using profiler::RangeRow;
 using profiler::TraceReader;
-using profiler::sql::Statement;
 
-constexpr std::int64_t kStepCategory = 1, kPhaseCategory = 2, kAllreduceOp = 1;
+// An allreduce with the name of its lane (kCalibrationLane for the sweep).
+struct LaneAllreduce : CollectiveRow {
+  std::string lane;
+};
+constexpr auto kLaneAllreduces = schema::projection<LaneAllreduce>(
+    "collective",
+    "collective c LEFT JOIN track t ON t.id = c.track_id LEFT JOIN string s ON s.id = t.name_id",
+    schema::column<LaneAllreduce>("c.step", &LaneAllreduce::step),
+    schema::column<LaneAllreduce>("c.first_param", &LaneAllreduce::first_param),
+    schema::column<LaneAllreduce>("c.last_param", &LaneAllreduce::last_param),
+    schema::column<LaneAllreduce>("c.bytes", &LaneAllreduce::bytes),
+    schema::column<LaneAllreduce>("c.start_ns", &LaneAllreduce::start_ns),
+    schema::column<LaneAllreduce>("c.dur_ns", &LaneAllreduce::dur_ns),
+    schema::column<LaneAllreduce>("IFNULL(s.text, '')", &LaneAllreduce::lane));
 
 std::int64_t meta_int(const TraceReader& reader, const std::string& key, std::int64_t fallback) {
   const std::optional<std::string> text = reader.meta_value(key);
@@ -27,79 +46,77 @@ std::int64_t meta_int(const TraceReader& reader, const std::string& key, std::in
 // Each step's duration, and its backward and allreduce_wait phases: the phase
 // ranges that lie inside a step range of their own track.
 void load_steps(TraceReader& reader, RankTrace& trace) {
-  Statement rows(reader.db(),
-                 "SELECT track_id, start_ns, dur_ns, name_id, category, arg FROM range "
-                 "WHERE category IN (1, 2) ORDER BY track_id, start_ns, id");
   std::int64_t track = -1, step = -1, step_end = -1;
-  while (rows.step()) {
-    const std::int64_t start = rows.column_int(1), dur = rows.column_int(2);
-    if (rows.column_int(0) != track) {
-      track = rows.column_int(0);
-      step = step_end = -1;
-    }
-    if (rows.column_int(4) == kStepCategory) {
-      if (rows.column_is_null(5)) continue;
-      step = rows.column_int(5);
-      step_end = start + dur;
-      trace.steps[step].step_ns = dur;
-      continue;
-    }
-    if (rows.column_int(4) != kPhaseCategory || step < 0 || start + dur > step_end) continue;
-    const std::string& name = reader.string(static_cast<profiler::NameId>(rows.column_int(3)));
-    RankStep& timing = trace.steps[step];
-    if (name == "backward" && !timing.backward_start_ns) {
-      timing.backward_start_ns = start;
-      timing.backward_end_ns = start + dur;
-    }
-    if (name == "allreduce_wait")
-      timing.allreduce_wait_ns = timing.allreduce_wait_ns.value_or(0) + dur;
-  }
+  schema::for_each<schema::kTable<RangeRow>, &RangeRow::track, &RangeRow::start_ns,
+                   &RangeRow::dur_ns, &RangeRow::name, &RangeRow::category, &RangeRow::arg>(
+      reader.db(), "WHERE category IN (1, 2) ORDER BY track_id, start_ns, id",
+      [&](const RangeRow& row) {
+        const std::int64_t start = row.start_ns, dur = row.dur_ns;
+        if (row.track != track) {
+          track = row.track;
+          step = step_end = -1;
+        }
+        if (row.category == Category::kStep) {
+          if (!row.arg) return;
+          step = *row.arg;
+          step_end = start + dur;
+          trace.steps[step].step_ns = dur;
+          return;
+        }
+        if (row.category != Category::kPhase || step < 0 || start + dur > step_end) return;
+        const std::string& name = reader.string(row.name);
+        RankStep& timing = trace.steps[step];
+        if (name == "backward" && !timing.backward_start_ns) {
+          timing.backward_start_ns = start;
+          timing.backward_end_ns = start + dur;
+        }
+        if (name == "allreduce_wait")
+          timing.allreduce_wait_ns = timing.allreduce_wait_ns.value_or(0) + dur;
+      });
 }
 
 void load_ready(TraceReader& reader, RankTrace& trace) {
-  Statement rows(reader.db(),
-                 "SELECT step, param_idx, ts_ns, bytes FROM grad_ready "
-                 "ORDER BY step, param_idx, ts_ns");
   const auto params = static_cast<std::int64_t>(trace.param_names.size());
-  while (rows.step()) {
-    const GradientReady row{rows.column_int(0), rows.column_int(1), rows.column_int(2),
-                            rows.column_int(3)};
-    if (row.param < 0 || row.param >= params || row.bytes < 0)
-      throw Error("corrupt grad_ready row: parameter " + std::to_string(row.param) + ", " +
-                      std::to_string(row.bytes) + " bytes, but the model has " +
-                      std::to_string(params) + " parameters",
-                  trace.path + ": grad_ready of step " + std::to_string(row.step),
-                  "the trace is damaged; record the run again");
-    // A gradient accumulated twice in a step is ready the second time.
-    if (!trace.ready.empty() && trace.ready.back().step == row.step &&
-        trace.ready.back().param == row.param)
-      trace.ready.back() = row;
-    else
-      trace.ready.push_back(row);
-  }
+  schema::for_each<schema::kTable<GradReadyRow>, &GradReadyRow::step, &GradReadyRow::param_index,
+                   &GradReadyRow::ts_ns, &GradReadyRow::bytes>(
+      reader.db(), "ORDER BY step, param_idx, ts_ns", [&](const GradReadyRow& ready) {
+        const GradientReady row{ready.step, ready.param_index, ready.ts_ns, ready.bytes};
+        if (row.param < 0 || row.param >= params || row.bytes < 0)
+          throw Error("corrupt grad_ready row: parameter " + std::to_string(row.param) + ", " +
+                          std::to_string(row.bytes) + " bytes, but the model has " +
+                          std::to_string(params) + " parameters",
+                      trace.path + ": grad_ready of step " + std::to_string(row.step),
+                      "the trace is damaged; record the run again");
+        // A gradient accumulated twice in a step is ready the second time.
+        if (!trace.ready.empty() && trace.ready.back().step == row.step &&
+            trace.ready.back().param == row.param)
+          trace.ready.back() = row;
+        else
+          trace.ready.push_back(row);
+      });
 }
 
 void load_allreduces(TraceReader& reader, RankTrace& trace) {
-  Statement rows(reader.db(),
-                 "SELECT c.step, c.first_param, c.last_param, c.bytes, c.start_ns, c.dur_ns, "
-                 "IFNULL(s.text, '') FROM collective c LEFT JOIN track t ON t.id = c.track_id "
-                 "LEFT JOIN string s ON s.id = t.name_id WHERE c.op = " +
-                     std::to_string(kAllreduceOp) + " ORDER BY c.step, c.first_param, c.start_ns");
   const auto params = static_cast<std::int64_t>(trace.param_names.size());
-  while (rows.step()) {
-    const std::int64_t first = rows.column_int(1), last = rows.column_int(2);
-    if (first < 0 || last < first || last >= params || rows.column_int(3) < 0)
-      throw Error("corrupt collective row: parameters " + std::to_string(first) + ".." +
-                      std::to_string(last) + " of a model with " + std::to_string(params),
-                  trace.path + ": collective of step " + std::to_string(rows.column_int(0)),
-                  "the trace is damaged; record the run again");
-    const BucketAllreduce row{rows.column_int(0),
-                              {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(last)},
-                              rows.column_int(3),
-                              rows.column_int(4),
-                              std::max<std::int64_t>(0, rows.column_int(5))};
-    (rows.column_text(6) == kCalibrationLane ? trace.calibration : trace.allreduces).push_back(row);
-  }
+  schema::for_each<kLaneAllreduces>(
+      reader.db(),
+      "WHERE c.op = " + std::to_string(static_cast<int>(profiler::CollectiveOp::kAllReduce)) +
+          " ORDER BY c.step, c.first_param, c.start_ns",
+      [&](const LaneAllreduce& allreduce) {
+        const std::int64_t first = allreduce.first_param, last = allreduce.last_param;
+        if (first < 0 || last < first || last >= params || allreduce.bytes < 0)
+          throw Error("corrupt collective row: parameters " + std::to_string(first) + ".." +
+                          std::to_string(last) + " of a model with " + std::to_string(params),
+                      trace.path + ": collective of step " + std::to_string(allreduce.step),
+                      "the trace is damaged; record the run again");
+        const BucketAllreduce row{
+            allreduce.step,
+            {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(last)},
+            allreduce.bytes,
+            allreduce.start_ns,
+            std::max<std::int64_t>(0, allreduce.dur_ns)};
+        (allreduce.lane == kCalibrationLane ? trace.calibration : trace.allreduces).push_back(row);
+      });
 }
 
 }  // namespace

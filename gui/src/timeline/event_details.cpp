@@ -1,54 +1,66 @@
 #include "parity/gui/timeline/event_details.hpp"
 
 #include "parity/gui/timeline/timeline_layout.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 
 namespace parity::gui {
 namespace {
 
-using profiler::sql::Statement;
+namespace schema = profiler::schema;
+using profiler::CollectiveRow;
+using profiler::LaunchConfigRow;
+using profiler::RangeRow;
+using profiler::StoredGpuActivityRow;
 
 QString text(const std::string& value) { return QString::fromStdString(value); }
 QString number(std::int64_t value) { return QString::number(value); }
 
 void add_range_details(const EventRow& row, std::size_t i, const Lane& lane,
                        profiler::TraceReader& reader, DetailLines& lines) {
-  Statement query(reader.db(),
-                  "SELECT category, arg, id FROM range WHERE track_id = ?1 AND start_ns = ?2 "
-                  "AND depth = ?3 LIMIT 1");
-  query.bind(1, static_cast<std::int64_t>(lane.track)).bind(2, row.starts[i]).bind(3, static_cast<std::int64_t>(row.depth));
-  if (!query.step()) return;
-  lines.emplace_back("Category", text(std::string(profiler::category_name(
-                                     static_cast<profiler::Category>(query.column_int(0))))));
-  if (!query.column_is_null(1)) lines.emplace_back("Argument", number(query.column_int(1)));
+  schema::Select<schema::kTable<RangeRow>, &RangeRow::category, &RangeRow::arg, &RangeRow::id>
+      query(reader.db(), "WHERE track_id = ?1 AND start_ns = ?2 AND depth = ?3 LIMIT 1");
+  query.statement()
+      .bind(1, static_cast<std::int64_t>(lane.track))
+      .bind(2, row.starts[i])
+      .bind(3, static_cast<std::int64_t>(row.depth));
+  RangeRow range;
+  if (!query.next(range)) return;
+  lines.emplace_back("Category", text(std::string(profiler::category_name(range.category))));
+  if (range.arg) lines.emplace_back("Argument", number(*range.arg));
   lines.emplace_back("Depth", number(row.depth));
-  lines.emplace_back("Range id", number(query.column_int(2)));
+  lines.emplace_back("Range id", number(range.id));
+}
+
+void add_launch_details(std::int64_t launch_id, profiler::TraceReader& reader, DetailLines& lines) {
+  schema::Select<schema::kTable<LaunchConfigRow>> query(reader.db(), "WHERE id = ?1");
+  query.statement().bind(1, launch_id);
+  LaunchConfigRow launch;
+  if (!query.next(launch)) return;
+  lines.emplace_back(
+      "Grid",
+      QStringLiteral("%1 × %2 × %3").arg(launch.grid[0]).arg(launch.grid[1]).arg(launch.grid[2]));
+  lines.emplace_back("Block", QStringLiteral("%1 × %2 × %3")
+                                  .arg(launch.block[0])
+                                  .arg(launch.block[1])
+                                  .arg(launch.block[2]));
+  lines.emplace_back("Shared memory", number(launch.shared_bytes) + QStringLiteral(" B"));
+  lines.emplace_back("Registers", number(launch.registers));
 }
 
 void add_gpu_details(const EventRow& row, std::size_t i, const Lane& lane,
                      profiler::TraceReader& reader, DetailLines& lines) {
-  Statement query(reader.db(),
-                  "SELECT a.kind, a.correlation_id, a.bytes, a.copy_kind, c.grid_x, c.grid_y, "
-                  "c.grid_z, c.block_x, c.block_y, c.block_z, c.shared_bytes, c.registers "
-                  "FROM gpu_activity a LEFT JOIN launch_config c ON c.id = a.launch_id "
-                  "WHERE a.track_id = ?1 AND a.start_ns = ?2 LIMIT 1");
-  query.bind(1, static_cast<std::int64_t>(lane.track)).bind(2, row.starts[i]);
-  if (!query.step()) return;
-  lines.emplace_back("Kind", text(std::string(profiler::gpu_activity_kind_name(
-                                 static_cast<profiler::GpuActivityKind>(query.column_int(0))))));
-  lines.emplace_back("Correlation id", number(query.column_int(1)));
-  if (!query.column_is_null(2)) lines.emplace_back("Bytes", number(query.column_int(2)));
-  if (!query.column_is_null(4)) {
-    lines.emplace_back("Grid", QStringLiteral("%1 × %2 × %3")
-                                   .arg(query.column_int(4))
-                                   .arg(query.column_int(5))
-                                   .arg(query.column_int(6)));
-    lines.emplace_back("Block", QStringLiteral("%1 × %2 × %3")
-                                    .arg(query.column_int(7))
-                                    .arg(query.column_int(8))
-                                    .arg(query.column_int(9)));
-    lines.emplace_back("Shared memory", number(query.column_int(10)) + QStringLiteral(" B"));
-    lines.emplace_back("Registers", number(query.column_int(11)));
-  }
+  using Row = StoredGpuActivityRow;
+  schema::Select<schema::kTable<Row>, &Row::kind, &Row::correlation_id, &Row::bytes,
+                 &Row::launch_id>
+      query(reader.db(), "WHERE track_id = ?1 AND start_ns = ?2 LIMIT 1");
+  query.statement().bind(1, static_cast<std::int64_t>(lane.track)).bind(2, row.starts[i]);
+  Row work;
+  if (!query.next(work)) return;
+  lines.emplace_back("Kind", text(std::string(profiler::gpu_activity_kind_name(work.kind))));
+  lines.emplace_back("Correlation id", number(work.correlation_id.value_or(0)));
+  if (work.bytes) lines.emplace_back("Bytes", number(*work.bytes));
+  if (work.launch_id) add_launch_details(*work.launch_id, reader, lines);
 }
 
 void add_api_details(const EventRow& row, std::size_t i, DetailLines& lines) {
@@ -57,16 +69,20 @@ void add_api_details(const EventRow& row, std::size_t i, DetailLines& lines) {
 
 void add_collective_details(const EventRow& row, std::size_t i, const Lane& lane,
                             profiler::TraceReader& reader, DetailLines& lines) {
-  Statement query(reader.db(),
-                  "SELECT bytes, dtype, bucket, first_param, last_param, step FROM collective "
-                  "WHERE track_id = ?1 AND start_ns = ?2 LIMIT 1");
-  query.bind(1, static_cast<std::int64_t>(lane.track)).bind(2, row.starts[i]);
-  if (!query.step()) return;
-  lines.emplace_back("Bytes", number(query.column_int(0)));
-  lines.emplace_back("Data type", text(query.column_text(1)));
-  lines.emplace_back("Bucket", number(query.column_int(2)));
-  lines.emplace_back("Parameters", QStringLiteral("%1 – %2").arg(query.column_int(3)).arg(query.column_int(4)));
-  lines.emplace_back("Step", number(query.column_int(5)));
+  schema::Select<schema::kTable<CollectiveRow>, &CollectiveRow::bytes, &CollectiveRow::dtype,
+                 &CollectiveRow::bucket, &CollectiveRow::first_param, &CollectiveRow::last_param,
+                 &CollectiveRow::step>
+      query(reader.db(), "WHERE track_id = ?1 AND start_ns = ?2 LIMIT 1");
+  query.statement().bind(1, static_cast<std::int64_t>(lane.track)).bind(2, row.starts[i]);
+  CollectiveRow collective;
+  if (!query.next(collective)) return;
+  lines.emplace_back("Bytes", number(collective.bytes));
+  lines.emplace_back("Data type", text(collective.dtype));
+  lines.emplace_back("Bucket", number(collective.bucket));
+  lines.emplace_back(
+      "Parameters",
+      QStringLiteral("%1 – %2").arg(collective.first_param).arg(collective.last_param));
+  lines.emplace_back("Step", number(collective.step));
 }
 
 }  // namespace
@@ -87,11 +103,20 @@ DetailLines describe_event(const TimelineData& data, const EventRef& event,
   lines.emplace_back("End", format_duration(static_cast<double>(row.ends[i]) - origin));
   lines.emplace_back("Duration", format_duration(static_cast<double>(row.ends[i] - row.starts[i])));
   switch (row.source) {
-    case EventSource::kRange: add_range_details(row, i, lane, reader, lines); break;
-    case EventSource::kGpuActivity: add_gpu_details(row, i, lane, reader, lines); break;
-    case EventSource::kApiCall: add_api_details(row, i, lines); break;
-    case EventSource::kCollective: add_collective_details(row, i, lane, reader, lines); break;
-    case EventSource::kInstant: break;
+    case EventSource::kRange:
+      add_range_details(row, i, lane, reader, lines);
+      break;
+    case EventSource::kGpuActivity:
+      add_gpu_details(row, i, lane, reader, lines);
+      break;
+    case EventSource::kApiCall:
+      add_api_details(row, i, lines);
+      break;
+    case EventSource::kCollective:
+      add_collective_details(row, i, lane, reader, lines);
+      break;
+    case EventSource::kInstant:
+      break;
   }
   if (const auto partner = data.correlated(event)) {
     const Lane& other = data.lanes[static_cast<std::size_t>(partner->lane)];
@@ -99,9 +124,10 @@ DetailLines describe_event(const TimelineData& data, const EventRef& event,
     const auto j = static_cast<std::size_t>(partner->index);
     const QString role = row.source == EventSource::kApiCall ? QStringLiteral("Launched")
                                                              : QStringLiteral("Launched by");
-    lines.emplace_back(role, text(data.name(other_row.names[j])) + QStringLiteral(" on ") +
-                                 text(other.title) + QStringLiteral(" at ") +
-                                 format_duration(static_cast<double>(other_row.starts[j]) - origin));
+    lines.emplace_back(
+        role, text(data.name(other_row.names[j])) + QStringLiteral(" on ") + text(other.title) +
+                  QStringLiteral(" at ") +
+                  format_duration(static_cast<double>(other_row.starts[j]) - origin));
     if (row.source == EventSource::kGpuActivity)
       lines.emplace_back("Launch latency",
                          format_duration(static_cast<double>(row.starts[i] - other_row.starts[j])));

@@ -8,11 +8,16 @@
 #include <malloc.h>
 #endif
 #include <mutex>
+#include <optional>
+#include <type_traits>
+#include <utility>
 
 #include "parity/analyzer/parallel_for.hpp"
 #include "parity/analyzer/profile/trace_data.hpp"
 #include "parity/core/error.hpp"
 #include "parity/gui/timeline/row_packer.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 
 namespace parity::gui {
@@ -22,7 +27,7 @@ using profiler::Category;
 using profiler::TrackId;
 using profiler::TrackKind;
 using profiler::sql::Database;
-using profiler::sql::Statement;
+namespace schema = profiler::schema;
 
 // How often (in rows) a table's reader reports progress and checks for cancel.
 constexpr std::int64_t kCheckEvery = 1 << 16;
@@ -80,39 +85,71 @@ std::uint32_t as_u32(std::int64_t value) {
   return static_cast<std::uint32_t>(std::clamp<std::int64_t>(value, 0, UINT32_MAX));
 }
 
-// The rows of an interval table (track_id, start_ns, dur_ns, name_id[,
-// correlation]) sorted by track then start, packed per track.
-void read_intervals(Database& db, const TableContext& context, const std::string& sql,
-                    const std::string& title, EventSource source, bool correlated,
-                    std::size_t tracks, TablePart& part) {
-  Statement rows(db, sql);
+// One event of an interval table as the packers take it: instants have no
+// duration; a collective's name is its op number, mapped to an interned name
+// after the merge; correlation is 0 where the table has none.
+struct Interval {
+  TrackId track = 0;
+  std::int64_t start_ns = 0, dur_ns = 0;
+  std::uint32_t name = 0, correlation = 0;
+};
+
+struct StepTableSpan {
+  std::optional<std::int64_t> first_ns, last_ns;
+};
+constexpr auto kStepTableSpan = schema::projection<StepTableSpan>(
+    "step", "step", schema::column<StepTableSpan>("min(start_ns)", &StepTableSpan::first_ns),
+    schema::column<StepTableSpan>("max(end_ns)", &StepTableSpan::last_ns));
+
+// The rows of an interval table (`rows`, sorted by track then start), made
+// Intervals by `interval` and packed per track.
+template <class Rows, class ToInterval>
+void read_intervals(Rows& rows, const TableContext& context, const std::string& title,
+                    EventSource source, bool correlated, std::size_t tracks, TablePart& part,
+                    ToInterval interval) {
+  typename Rows::Row row{};
   std::map<TrackId, RowPacker> packers;
   std::int64_t count = 0;
   std::size_t tracks_done = 0;
   RowPacker* packer = nullptr;
   TrackId current = 0;
-  while (rows.step()) {
-    const auto track = static_cast<TrackId>(rows.column_int(0));
-    const std::int64_t start = rows.column_int(1);
-    const std::int64_t end = start + std::max<std::int64_t>(0, rows.column_int(2));
-    if (!packer || track != current) {  // rows come track by track
+  while (rows.next(row)) {
+    const Interval event = interval(std::as_const(row));
+    const std::int64_t start = event.start_ns;
+    const std::int64_t end = start + std::max<std::int64_t>(0, event.dur_ns);
+    if (!packer || event.track != current) {  // rows come track by track
       if (packer) ++tracks_done;
-      current = track;
-      packer = &packers.try_emplace(track, title, source, 0, correlated).first->second;
+      current = event.track;
+      packer = &packers.try_emplace(event.track, title, source, 0, correlated).first->second;
     }
-    packer->add(start, end, as_u32(rows.column_int(3)),
-                correlated ? as_u32(rows.column_int(4)) : 0);
-    if (++count % kCheckEvery == 0) context.progress.update(context.table, tracks_done, tracks, start);
+    packer->add(start, end, event.name, event.correlation);
+    if (++count % kCheckEvery == 0)
+      context.progress.update(context.table, tracks_done, tracks, start);
   }
   for (auto& [track, track_packer] : packers) part.rows[track] = track_packer.take();
+}
+
+// API calls and GPU work: the launch and the work it queued share a correlation id.
+template <class Row>
+void read_correlated(Database& db, const TableContext& context, const std::string& title,
+                     EventSource source, std::size_t tracks, TablePart& part) {
+  schema::Select<schema::kTable<Row>, &Row::track, &Row::start_ns, &Row::dur_ns, &Row::name,
+                 &Row::correlation_id>
+      rows(db, "ORDER BY track_id, start_ns, id");
+  read_intervals(rows, context, title, source, true, tracks, part, [](const Row& row) {
+    return Interval{row.track, row.start_ns, row.dur_ns, row.name,
+                    as_u32(row.correlation_id.value_or(0))};
+  });
 }
 
 // Host ranges by track and depth. A depth's row is titled by its ranges'
 // category ("step", "phase", "layer", "op") when they share one.
 void read_ranges(Database& db, const TableContext& context, std::size_t tracks, TablePart& part) {
-  Statement rows(db,
-                 "SELECT track_id, start_ns, dur_ns, name_id, depth, category "
-                 "FROM range ORDER BY track_id, start_ns, id");
+  using profiler::RangeRow;
+  schema::Select<schema::kTable<RangeRow>, &RangeRow::track, &RangeRow::start_ns, &RangeRow::dur_ns,
+                 &RangeRow::name, &RangeRow::depth, &RangeRow::category>
+      rows(db, "ORDER BY track_id, start_ns, id");
+  RangeRow range;
   struct DepthGroup {
     RowPacker packer{"", EventSource::kRange, 0, false};
     std::int64_t category = -1;  // -2 once mixed
@@ -122,12 +159,12 @@ void read_ranges(Database& db, const TableContext& context, std::size_t tracks, 
   std::size_t tracks_done = 0;
   std::vector<DepthGroup>* track_groups = nullptr;
   TrackId current = 0;
-  while (rows.step()) {
-    const auto track = static_cast<TrackId>(rows.column_int(0));
-    const std::int64_t start = rows.column_int(1);
-    const std::int64_t end = start + std::max<std::int64_t>(0, rows.column_int(2));
-    const auto depth = static_cast<std::size_t>(std::clamp<std::int64_t>(rows.column_int(4), 0, 255));
-    const std::int64_t category = rows.column_int(5);
+  while (rows.next(range)) {
+    const TrackId track = range.track;
+    const std::int64_t start = range.start_ns;
+    const std::int64_t end = start + std::max<std::int64_t>(0, range.dur_ns);
+    const std::size_t depth = std::min<std::uint32_t>(range.depth, 255);
+    const auto category = static_cast<std::int64_t>(range.category);
     if (!track_groups || track != current) {  // rows come track by track
       if (track_groups) ++tracks_done;
       current = track;
@@ -135,24 +172,23 @@ void read_ranges(Database& db, const TableContext& context, std::size_t tracks, 
     }
     auto& by_depth = *track_groups;
     while (by_depth.size() <= depth)
-      by_depth.push_back({RowPacker("", EventSource::kRange,
-                                    static_cast<std::uint32_t>(by_depth.size()), false),
-                          -1});
+      by_depth.push_back(
+          {RowPacker("", EventSource::kRange, static_cast<std::uint32_t>(by_depth.size()), false),
+           -1});
     DepthGroup& group = by_depth[depth];
     if (group.category == -1) group.category = category;
     if (group.category != category) group.category = -2;
-    group.packer.add(start, end, as_u32(rows.column_int(3)));
-    if (++count % kCheckEvery == 0) context.progress.update(context.table, tracks_done, tracks, start);
+    group.packer.add(start, end, range.name);
+    if (++count % kCheckEvery == 0)
+      context.progress.update(context.table, tracks_done, tracks, start);
   }
   for (auto& [track, by_depth] : groups) {
     auto& out = part.rows[track];
     for (std::size_t depth = 0; depth < by_depth.size(); ++depth) {
       DepthGroup& group = by_depth[depth];
       if (group.packer.empty()) continue;
-      const bool one_category = group.category >= static_cast<std::int64_t>(Category::kStep) &&
-                                group.category <= static_cast<std::int64_t>(Category::kUser);
       group.packer.set_title(
-          one_category
+          group.category >= 0  // one category
               ? std::string(profiler::category_name(static_cast<Category>(group.category)))
               : "depth " + std::to_string(depth));
       for (EventRow& row : group.packer.take()) out.push_back(std::move(row));
@@ -164,27 +200,40 @@ void read_ranges(Database& db, const TableContext& context, std::size_t tracks, 
 // by the caller; here they carry the op number, mapped after the merge.
 void read_collectives(Database& db, const TableContext& context, std::size_t tracks,
                       TablePart& part) {
-  read_intervals(db, context,
-                 "SELECT track_id, start_ns, dur_ns, op FROM collective ORDER BY track_id, start_ns",
-                 "collectives", EventSource::kCollective, false, tracks, part);
+  using profiler::CollectiveRow;
+  schema::Select<schema::kTable<CollectiveRow>, &CollectiveRow::track, &CollectiveRow::start_ns,
+                 &CollectiveRow::dur_ns, &CollectiveRow::op>
+      rows(db, "ORDER BY track_id, start_ns");
+  read_intervals(
+      rows, context, "collectives", EventSource::kCollective, false, tracks, part,
+      [](const CollectiveRow& row) {
+        return Interval{row.track, row.start_ns, row.dur_ns, static_cast<std::uint32_t>(row.op), 0};
+      });
 }
 
 void read_instants(Database& db, const TableContext& context, std::size_t tracks, TablePart& part) {
-  read_intervals(db, context,
-                 "SELECT track_id, ts_ns, 0, name_id FROM instant ORDER BY track_id, ts_ns",
-                 "instants", EventSource::kInstant, false, tracks, part);
+  using profiler::InstantRow;
+  schema::Select<schema::kTable<InstantRow>, &InstantRow::track, &InstantRow::ts_ns,
+                 &InstantRow::name>
+      rows(db, "ORDER BY track_id, ts_ns");
+  read_intervals(rows, context, "instants", EventSource::kInstant, false, tracks, part,
+                 [](const InstantRow& row) {
+                   return Interval{row.track, row.ts_ns, 0, row.name, 0};
+                 });
 }
 
-template <typename Sample>
-void read_series(Database& db, const std::string& sql, const std::string& title,
+// One series per track of a table's (track, time, value) rows.
+template <const auto& kTable, auto kTrack, auto kTime, auto kValue>
+void read_series(Database& db, const std::string& title,
                  std::map<TrackId, std::vector<CounterRow>>& out) {
-  Statement rows(db, sql);
+  using Row = typename std::remove_cvref_t<decltype(kTable)>::Row;
   std::map<TrackId, CounterRow> series;
-  while (rows.step()) {
-    CounterRow& row = series[static_cast<TrackId>(rows.column_int(0))];
-    row.times.push_back(rows.column_int(1));
-    row.values.push_back(static_cast<Sample>(rows.column_double(2)));
-  }
+  schema::for_each<kTable, kTrack, kTime, kValue>(
+      db, "ORDER BY track_id, ts_ns", [&](const Row& point) {
+        CounterRow& row = series[point.*kTrack];
+        row.times.push_back(point.*kTime);
+        row.values.push_back(static_cast<double>(point.*kValue));
+      });
   for (auto& [track, row] : series) {
     row.title = title;
     row.times.shrink_to_fit();
@@ -198,30 +247,32 @@ void read_small_tables(Database& db, const TableContext& context, std::size_t tr
                        TablePart& part) {
   read_collectives(db, context, tracks, part);
   read_instants(db, context, tracks, part);
-  read_series<double>(db, "SELECT track_id, ts_ns, value FROM counter ORDER BY track_id, ts_ns",
-                      "value", part.counters);
-  read_series<double>(db,
-                      "SELECT track_id, ts_ns, depth FROM queue_sample ORDER BY track_id, ts_ns",
-                      "depth", part.counters);
-  Statement steps(db, "SELECT step, start_ns, end_ns FROM step ORDER BY step");
-  while (steps.step())
-    part.steps.push_back({steps.column_int(0), steps.column_int(1), steps.column_int(2)});
+  using Counter = profiler::CounterRow;
+  using Queue = profiler::QueueSampleRow;
+  read_series<schema::kTable<Counter>, &Counter::track, &Counter::ts_ns, &Counter::value>(
+      db, "value", part.counters);
+  read_series<schema::kTable<Queue>, &Queue::track, &Queue::ts_ns, &Queue::depth>(db, "depth",
+                                                                                  part.counters);
+  using profiler::RangeRow;
+  using profiler::StepRow;
+  schema::for_each<schema::kTable<StepRow>, &StepRow::step, &StepRow::start_ns, &StepRow::end_ns>(
+      db, "ORDER BY step", [&](const StepRow& step) {
+        part.steps.push_back({step.step, step.start_ns, step.end_ns});
+      });
   if (!part.steps.empty()) return;
   // A trace cut short before its step rows were written: the step ranges
   // carry their numbers as their argument.
-  Statement ranges(db,
-                   "SELECT arg, start_ns, start_ns + dur_ns FROM range "
-                   "WHERE category = 1 AND arg IS NOT NULL ORDER BY arg");
-  while (ranges.step())
-    part.steps.push_back({ranges.column_int(0), ranges.column_int(1), ranges.column_int(2)});
+  schema::for_each<schema::kTable<RangeRow>, &RangeRow::arg, &RangeRow::start_ns,
+                   &RangeRow::dur_ns>(
+      db, "WHERE category = 1 AND arg IS NOT NULL ORDER BY arg", [&](const RangeRow& range) {
+        part.steps.push_back({*range.arg, range.start_ns, range.start_ns + range.dur_ns});
+      });
 }
 
 void read_api_call_table(Database& db, const TableContext& context, std::size_t tracks,
                          TablePart& part) {
-  read_intervals(db, context,
-                 "SELECT track_id, start_ns, dur_ns, name_id, correlation_id FROM api_call "
-                 "ORDER BY track_id, start_ns, id",
-                 "CUDA API", EventSource::kApiCall, true, tracks, part);
+  read_correlated<profiler::ApiCallRow>(db, context, "CUDA API", EventSource::kApiCall, tracks,
+                                        part);
 }
 
 void count_events(TimelineData& data, std::int64_t& first, std::int64_t& last) {
@@ -242,20 +293,25 @@ void count_events(TimelineData& data, std::int64_t& first, std::int64_t& last) {
 LaneKind lane_kind(TrackKind kind) {
   switch (kind) {
     case TrackKind::kGpuStream:
-    case TrackKind::kGpuDevice: return LaneKind::kGpuStream;
-    case TrackKind::kCollective: return LaneKind::kCollective;
-    case TrackKind::kCounter: return LaneKind::kCounter;
-    case TrackKind::kQueue: return LaneKind::kQueue;
-    case TrackKind::kHostThread: break;
+    case TrackKind::kGpuDevice:
+      return LaneKind::kGpuStream;
+    case TrackKind::kCollective:
+      return LaneKind::kCollective;
+    case TrackKind::kCounter:
+      return LaneKind::kCounter;
+    case TrackKind::kQueue:
+      return LaneKind::kQueue;
+    case TrackKind::kHostThread:
+      break;
   }
   return LaneKind::kThread;
 }
 
 // The time span the step table covers, for progress estimates only.
 TimeWindow step_span(Database& db) {
-  Statement span(db, "SELECT min(start_ns), max(end_ns) FROM step");
-  if (!span.step() || span.column_is_null(0)) return {0, 0};
-  return {span.column_int(0), span.column_int(1)};
+  const auto span = schema::read_one<kStepTableSpan>(db);
+  if (!span || !span->first_ns) return {0, 0};
+  return {*span->first_ns, span->last_ns.value_or(0)};
 }
 
 }  // namespace
@@ -291,17 +347,20 @@ TimelineData load_timeline(const std::filesystem::path& path, TaskControl* contr
     const TableContext context{progress, table};
     TablePart& part = parts[table];
     switch (table) {
-      case 0: read_ranges(db, context, track_count, part); break;
+      case 0:
+        read_ranges(db, context, track_count, part);
+        break;
       case 1:
-        read_intervals(db, context,
-                       "SELECT track_id, start_ns, dur_ns, name_id, correlation_id FROM "
-                       "gpu_activity ORDER BY track_id, start_ns, id",
-                       "kernels", EventSource::kGpuActivity, true, track_count, part);
+        read_correlated<profiler::StoredGpuActivityRow>(
+            db, context, "kernels", EventSource::kGpuActivity, track_count, part);
         break;
       case 2:
-        if (parts_wanted == TimelineParts::kAll) read_api_call_table(db, context, track_count, part);
+        if (parts_wanted == TimelineParts::kAll)
+          read_api_call_table(db, context, track_count, part);
         break;
-      default: read_small_tables(db, context, track_count, part); break;
+      default:
+        read_small_tables(db, context, track_count, part);
+        break;
     }
     progress.done(table);
   });
@@ -401,7 +460,8 @@ void merge_api_calls(TimelineData& data, ApiCallRows api_calls) {
     if (lane == data.lanes.end()) {
       Lane added;
       added.kind = LaneKind::kThread;
-      added.title = api_calls.titles.count(track) ? api_calls.titles[track] : "track " + std::to_string(track);
+      added.title = api_calls.titles.count(track) ? api_calls.titles[track]
+                                                  : "track " + std::to_string(track);
       added.track = track;
       data.lanes.push_back(std::move(added));
       lane = data.lanes.end() - 1;

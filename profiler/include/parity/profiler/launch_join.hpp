@@ -36,7 +36,6 @@ class LaunchIndex {
     return correlation ? find(*correlation) : nullptr;
   }
 
-  const std::vector<Call>& calls() const { return calls_; }  // by correlation id
   std::size_t size() const { return calls_.size(); }
 
  private:

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "parity/profiler/launch_join.hpp"
 #include "parity/profiler/trace_rows.hpp"
 
 namespace parity::analyzer {
@@ -83,7 +84,7 @@ struct TraceData {
   std::vector<TraceQueueSample> queue_samples;                // by (queue, time)
   std::vector<TraceCollective> collectives;                   // by start
   std::vector<TraceGpuActivity> gpu_activities;               // by (stream, start)
-  std::vector<TraceApiCall> api_calls;                        // by correlation id
+  profiler::LaunchIndex<TraceApiCall> launches;               // API calls by correlation id
   std::map<std::string, std::vector<CounterPoint>> counters;  // by series name, then time
   std::uint64_t events = 0;                                   // rows loaded from the event tables
 
