@@ -5,6 +5,7 @@
 #include <map>
 
 #include "parity/core/error.hpp"
+#include "parity/trainer/config/config_choices.hpp"
 
 using namespace parity::trainer;
 
@@ -138,8 +139,8 @@ TEST_CASE("constant warms up as steps does, then holds lr_max", "[unit]") {
 TEST_CASE("decay modes parse by their config names", "[unit]") {
   for (const char* name :
        {"cosine", "steps", "step", "poly", "linear", "warmup_cosine", "constant"})
-    CHECK(lr_decay_mode_name(*parse_lr_decay_mode(name)) == name);
-  CHECK_FALSE(parse_lr_decay_mode("exponential").has_value());
+    CHECK(name_of(*choices_of<LrDecayMode>().parse(name)) == name);
+  CHECK_FALSE(choices_of<LrDecayMode>().parse("exponential").has_value());
 }
 
 TEST_CASE("impossible schedules are refused naming the setting", "[unit]") {

@@ -23,12 +23,12 @@ TEST_CASE("a config file sets the model_zoo keys, --set overrides them", "[unit]
                                  "net_name: resnet18\nbatch_size: 64\nlr_max: 0.256\n"
                                  "use_label_smooth: false\nweight_decay: 3.0517578125e-05\n");
   const TrainConfig config = load_train_config(path, {"batch_size=32", "lr_decay_mode=steps"});
-  CHECK(config.net_name == "resnet18");
+  CHECK(name_of(config.net_name) == "resnet18");
   CHECK(config.batch_size == 32);
   CHECK(config.lr_max == 0.256);
   CHECK_FALSE(config.use_label_smooth);
   CHECK(config.weight_decay == 1.0 / 32768);
-  CHECK(config.lr_decay_mode == "steps");
+  CHECK(name_of(config.lr_decay_mode) == "steps");
   CHECK(config.epoch_size == TrainConfig{}.epoch_size);  // untouched keys keep their defaults
 }
 
@@ -79,14 +79,15 @@ TEST_CASE("config errors name the key, where it is, and the valid choices", "[un
                     Catch::Contains("warmup_epochs"));
   CHECK_THROWS_WITH(load_train_config({}, {"device_target=TPU"}),
                     Catch::Contains("'device_target' is 'TPU'") && Catch::Contains("CPU, GPU"));
-  CHECK(load_train_config({}, {"device_target=GPU"}).device_target == "GPU");
+  CHECK(name_of(load_train_config({}, {"device_target=GPU"}).device_target) == "GPU");
   CHECK_THROWS_WITH(
       load_train_config({}, {"device_target=GPU", "precision=fp16"}),
       Catch::Contains("'precision' is 'fp16'") && Catch::Contains("float32, float16, bfloat16"));
   CHECK_THROWS_WITH(
       load_train_config({}, {"precision=bfloat16"}),
       Catch::Contains("float32 with device_target CPU") && Catch::Contains("got bfloat16"));
-  CHECK(load_train_config({}, {"precision=float16", "device_target=GPU"}).precision == "float16");
+  CHECK(name_of(load_train_config({}, {"precision=float16", "device_target=GPU"}).precision) ==
+        "float16");
   CHECK_THROWS_WITH(load_train_config({}, {"tf32=true"}),
                     Catch::Contains("'tf32'") && Catch::Contains("device_target CPU"));
   CHECK(load_train_config({}, {"tf32=true", "device_target=GPU"}).tf32);
@@ -106,12 +107,12 @@ TEST_CASE("every sample config loads", "[unit]") {
 TEST_CASE("the demo's recipe: one annealed epoch of ResNet-18 without augmentation", "[unit]") {
   const TrainConfig demo =
       load_train_config(fs::path(PARITY_SAMPLE_CONFIGS) / "resnet18_fashion_mnist_demo.yaml");
-  CHECK(demo.net_name == "resnet18");
-  CHECK(demo.stem == "imagenet");
+  CHECK(name_of(demo.net_name) == "resnet18");
+  CHECK(name_of(demo.stem) == "imagenet");
   CHECK(demo.epoch_size == 1);
   CHECK_FALSE(demo.augment);
   CHECK_FALSE(demo.use_label_smooth);
-  CHECK(demo.lr_decay_mode == "warmup_cosine");
+  CHECK(name_of(demo.lr_decay_mode) == "warmup_cosine");
   CHECK(demo.lr_end == 0.0);  // the run ends annealed, not cut off at a high rate
 }
 

@@ -3,15 +3,15 @@
 // softmax minus the smoothed target, a block's output is relu(main +
 // identity), SGD's first step), filters by step and content, stats-only
 // dumps, and the anomaly stop at a planted NaN.
-#include <catch2/catch.hpp>
+#include "parity/importers/dump/tensor_dump.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
 #include <sstream>
 
 #include "expect_error.hpp"
-#include "parity/importers/dump/tensor_dump.hpp"
 #include "parity/importers/numpy.hpp"
 #include "parity/trainer/debug/anomaly_detector.hpp"
 #include "parity/trainer/train/training_run.hpp"
@@ -35,9 +35,9 @@ struct Run {
   TrainOptions options;
 
   Run() {
-    config.net_name = "resnet18";
+    config.net_name = NetName::kResNet18;
     config.class_num = kClasses;
-    config.lr_decay_mode = "constant";
+    config.lr_decay_mode = LrDecayMode::kConstant;
     config.lr_max = 0.05;
     config.weight_decay = 1e-4;
     config.label_smooth_factor = 0.1;
@@ -48,9 +48,10 @@ struct Run {
     std::vector<float> images(std::size_t(kBatch * 3 * kSize * kSize));
     for (std::size_t i = 0; i < images.size(); ++i) images[i] = float(std::sin(double(i) * 0.37));
     const std::vector<std::int64_t> labels{1, 3};
-    parity::importers::write_npy(dir / "x.npy",
-                                 NamedTensor::from_values<float>("x", {kBatch, 3, kSize, kSize}, images));
-    parity::importers::write_npy(dir / "y.npy", NamedTensor::from_values<std::int64_t>("y", {kBatch}, labels));
+    parity::importers::write_npy(
+        dir / "x.npy", NamedTensor::from_values<float>("x", {kBatch, 3, kSize, kSize}, images));
+    parity::importers::write_npy(dir / "y.npy",
+                                 NamedTensor::from_values<std::int64_t>("y", {kBatch}, labels));
     options.debug.input_images = dir / "x.npy";
     options.debug.input_labels = dir / "y.npy";
   }
@@ -69,7 +70,8 @@ struct Run {
   }
 };
 
-std::vector<const DumpRecord*> select(const TensorDump& dump, std::int64_t step, const std::string& phase) {
+std::vector<const DumpRecord*> select(const TensorDump& dump, std::int64_t step,
+                                      const std::string& phase) {
   std::vector<const DumpRecord*> out;
   for (const DumpRecord& r : dump.records())
     if (r.step == step && r.phase == phase) out.push_back(&r);
@@ -84,7 +86,8 @@ const DumpRecord& find(const TensorDump& dump, const std::string& name, const st
   throw;
 }
 
-std::vector<float> values(const TensorDump& dump, const std::string& name, const std::string& role) {
+std::vector<float> values(const TensorDump& dump, const std::string& name,
+                          const std::string& role) {
   return dump.read(find(dump, name, role)).values<float>();
 }
 
@@ -95,10 +98,13 @@ std::vector<std::pair<std::string, std::string>> expected_forward() {
   for (int stage = 1; stage <= 4; ++stage)
     for (int block = 0; block < 2; ++block) {
       const std::string b = "layer" + std::to_string(stage) + "." + std::to_string(block);
-      names.insert(names.end(), {{b + ".conv1", "conv2d"}, {b + ".bn1", "batch_norm_relu"},
-                                 {b + ".conv2", "conv2d"}, {b + ".bn2", "batch_norm"}});
+      names.insert(names.end(), {{b + ".conv1", "conv2d"},
+                                 {b + ".bn1", "batch_norm_relu"},
+                                 {b + ".conv2", "conv2d"},
+                                 {b + ".bn2", "batch_norm"}});
       if (stage > 1 && block == 0)
-        names.insert(names.end(), {{b + ".downsample.0", "conv2d"}, {b + ".downsample.1", "batch_norm"}});
+        names.insert(names.end(),
+                     {{b + ".downsample.0", "conv2d"}, {b + ".downsample.1", "batch_norm"}});
       names.push_back({b, "add_relu"});
     }
   names.insert(names.end(), {{"avgpool", "avg_pool"}, {"fc", "linear"}, {"loss", "cross_entropy"}});
@@ -107,7 +113,8 @@ std::vector<std::pair<std::string, std::string>> expected_forward() {
 
 }  // namespace
 
-TEST_CASE("a dump holds every module's output, gradient and parameter in execution order", "[e2e]") {
+TEST_CASE("a dump holds every module's output, gradient and parameter in execution order",
+          "[e2e]") {
   Run run;
   run.options.max_steps = 1;
   run.dump("dump");
@@ -158,12 +165,15 @@ TEST_CASE("a dump holds every module's output, gradient and parameter in executi
   const int labels[] = {1, 3};
   for (std::int64_t n = 0; n < kBatch; ++n) {
     double top = -1e30, sum = 0;
-    for (std::int64_t k = 0; k < kClasses; ++k) top = std::max(top, double(logits[std::size_t(n * kClasses + k)]));
-    for (std::int64_t k = 0; k < kClasses; ++k) sum += std::exp(logits[std::size_t(n * kClasses + k)] - top);
+    for (std::int64_t k = 0; k < kClasses; ++k)
+      top = std::max(top, double(logits[std::size_t(n * kClasses + k)]));
+    for (std::int64_t k = 0; k < kClasses; ++k)
+      sum += std::exp(logits[std::size_t(n * kClasses + k)] - top);
     for (std::int64_t k = 0; k < kClasses; ++k) {
       const double p = std::exp(logits[std::size_t(n * kClasses + k)] - top) / sum;
       const double target = (k == labels[n] ? 0.9 : 0.0) + 0.1 / kClasses;
-      CHECK(grad_logits[std::size_t(n * kClasses + k)] == Approx((p - target) / kBatch).margin(1e-7));
+      CHECK(grad_logits[std::size_t(n * kClasses + k)] ==
+            Approx((p - target) / kBatch).margin(1e-7));
     }
   }
   // A block's output is relu(main + identity); its input is the stem's output.
@@ -175,7 +185,8 @@ TEST_CASE("a dump holds every module's output, gradient and parameter in executi
     REQUIRE(block[i] == Approx(std::max(0.0f, main[i] + identity[i])).margin(1e-6));
   // SGD's first step: the momentum buffer is the gradient (with weight decay
   // for weights, without for batch-norm parameters).
-  for (const auto& [name, decay] : {std::pair{"layer2.0.conv1.weight", 1e-4}, std::pair{"layer2.0.bn1.weight", 0.0}}) {
+  for (const auto& [name, decay] :
+       {std::pair{"layer2.0.conv1.weight", 1e-4}, std::pair{"layer2.0.bn1.weight", 0.0}}) {
     const auto before = values(dump, name, "param_before");
     const auto after = values(dump, name, "param_after");
     const auto grad = values(dump, name, "grad");
@@ -184,7 +195,8 @@ TEST_CASE("a dump holds every module's output, gradient and parameter in executi
   }
 }
 
-TEST_CASE("dumps cover the chosen steps and contents, stats-only dumps hold the same statistics", "[e2e]") {
+TEST_CASE("dumps cover the chosen steps and contents, stats-only dumps hold the same statistics",
+          "[e2e]") {
   Run full;
   full.dump("dump", "1", "fwd,grads");
   full.train();
@@ -212,7 +224,8 @@ TEST_CASE("dumps cover the chosen steps and contents, stats-only dumps hold the 
   }
 }
 
-TEST_CASE("the anomaly check stops at a planted NaN, naming the op whose inputs were clean", "[e2e]") {
+TEST_CASE("the anomaly check stops at a planted NaN, naming the op whose inputs were clean",
+          "[e2e]") {
   Run run;
   run.options.debug.nan = PlantedNan::parse("layer2.0.conv1@1");
   run.options.debug.detect_anomaly = true;
@@ -229,7 +242,9 @@ TEST_CASE("the anomaly check stops at a planted NaN, naming the op whose inputs 
     CHECK(a.nan == 1);
     CHECK(a.first_index == std::vector<std::int64_t>{0, 0, 0, 0});
     CHECK(a.last_clean == "layer1.1 (output)");
-    CHECK_THAT(a.report(), Catch::Contains("inputs were clean while its output was not: layer2.0.conv1 (conv2d)"));
+    CHECK_THAT(
+        a.report(),
+        Catch::Contains("inputs were clean while its output was not: layer2.0.conv1 (conv2d)"));
   }
   // The dump ends with the poisoned tensor, written before the stop.
   const TensorDump dump = TensorDump::open(run.dir / "dump");

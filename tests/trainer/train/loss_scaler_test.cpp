@@ -9,6 +9,7 @@
 
 #include "parity/core/error.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
+#include "parity/trainer/config/train_config.hpp"
 
 using namespace parity::trainer;
 
@@ -98,7 +99,8 @@ TEST_CASE("a restored loss scaler continues from the checkpoint's state", "[unit
     CHECK_THROWS_AS(scaler.restore(damaged, "ckpt"), parity::Error);
     CHECK(scaler.scale() == 8.0);
   }
-  CHECK_THROWS_WITH(parse_loss_scale_kind("static"), Catch::Contains("fixed, dynamic"));
+  CHECK_THROWS_WITH(load_train_config({}, {"loss_scale_manager=static"}),
+                    Catch::Contains("fixed, dynamic"));
 }
 
 TEST_CASE("the CPU backend finds one Inf or NaN among gradients in blocked layouts", "[unit]") {

@@ -6,7 +6,6 @@
 
 #include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
-#include "parity/trainer/optim/optimizer_choice.hpp"
 
 namespace parity::trainer::model_zoo {
 namespace {
@@ -168,17 +167,19 @@ const Key* find_key(std::string_view name) {
   return it == std::end(kKeys) ? nullptr : &*it;
 }
 
-void translate_values(TrainConfig& config, ConfigNotes& notes) {
-  if (const auto optimizer = parse_optimizer(config.optimizer))
-    config.optimizer = optimizer_name(*optimizer);
-  if (config.device_target == "Ascend") {
-    config.device_target = "CPU";
+void translate_values(ChoiceTexts& texts, ConfigNotes& notes) {
+  const auto spelled = [&](std::string_view key, std::string_view theirs) {
+    const auto text = texts.find(key);
+    return text != texts.end() && text->second == theirs;
+  };
+  if (spelled("device_target", "Ascend")) {
+    texts["device_target"] = "CPU";
     notes.readings.push_back(
         "device_target Ascend: Parity has no Ascend backend, this run uses the CPU "
         "(device_target: GPU, or --set device_target=GPU, runs on the CUDA backend)");
   }
-  if (config.dataset == "imagenet2012") {
-    config.dataset = "imagefolder";
+  if (spelled("dataset", "imagenet2012")) {
+    texts["dataset"] = "imagefolder";
     notes.readings.push_back(
         "dataset imagenet2012 read as imagefolder (class folders under data_path, as model_zoo "
         "reads ImageNet)");
@@ -199,10 +200,10 @@ void apply(TrainConfig& config, const std::vector<FoundKey>& found,
                       entry.where, std::string(key.reason));
         break;
       case kThorSetting:
-        if (config.optimizer == optimizer_name(OptimizerKind::kThor)) continue;
+        if (config.optimizer == OptimizerKind::kThor) continue;
         break;
       case kLarsSetting:
-        if (config.optimizer == optimizer_name(OptimizerKind::kLars)) continue;
+        if (config.optimizer == OptimizerKind::kLars) continue;
         break;
       case kReadAsOurs:
         if (key.name == "lr")

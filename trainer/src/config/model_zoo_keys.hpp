@@ -8,6 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -43,11 +44,14 @@ struct FoundKey {
   std::string where;  // FILE:LINE, or the --set
 };
 
+// Our closed-set keys as a config spells them (key name -> text), before they
+// are read into TrainConfig's enums.
+using ChoiceTexts = std::map<std::string, std::string, std::less<>>;
+
 // Values of our keys that model_zoo spells its own way: device_target Ascend
 // (no such backend here: the CPU, said in `notes`), dataset imagenet2012 (an
-// image folder), the optimizer's name in any case (stored as model_zoo
-// spells it).
-void translate_values(TrainConfig& config, ConfigNotes& notes);
+// image folder). (The optimizer's name in any case is the table's.)
+void translate_values(ChoiceTexts& texts, ConfigNotes& notes);
 
 // Applies `found` to `config`: the keys read as ours set them unless one of
 // `given` (our keys the file or a --set set) says otherwise; the ignored keys

@@ -12,30 +12,55 @@
 #include "model_zoo_keys.hpp"
 #include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
-#include "parity/trainer/optim/lr_schedule.hpp"
-#include "parity/trainer/optim/optimizer_choice.hpp"
 
 namespace parity::trainer {
 namespace {
 
+// How a refused choice is said: "is 'X'" with "choose one of: a, b" as the
+// hint, or (stem, as it always was) "must be a, b or c, got X".
+enum class Refusal { kChooseOneOf, kMustBe };
+
+// A closed-set key: read from its text once the whole config is in (model_zoo
+// may spell it its own way), then held as the config's enum.
+struct ChoiceMember {
+  bool (*read)(TrainConfig& config, std::string_view text);  // false: not a choice
+  std::string_view (*name)(const TrainConfig& config);
+  std::string (*list)(std::string_view last_separator, bool described);
+  Refusal refusal;
+};
+
+template <auto kMember, Refusal kRefusal = Refusal::kChooseOneOf>
+ChoiceMember choice() {
+  using E = std::remove_cvref_t<decltype(std::declval<TrainConfig&>().*kMember)>;
+  return {[](TrainConfig& config, std::string_view text) {
+            const std::optional<E> value = choices_of<E>().parse(text);
+            if (value) config.*kMember = *value;
+            return value.has_value();
+          },
+          [](const TrainConfig& config) { return name_of(config.*kMember); },
+          [](std::string_view last_separator, bool described) {
+            return choices_of<E>().list(last_separator, described);
+          },
+          kRefusal};
+}
+
 using Member = std::variant<std::string TrainConfig::*, std::int64_t TrainConfig::*,
-                            double TrainConfig::*, bool TrainConfig::*>;
+                            double TrainConfig::*, bool TrainConfig::*, ChoiceMember>;
 
 struct Key {
   std::string_view name;
   Member member;
-  std::string_view meaning;
+  std::string_view meaning;  // a choice key's values follow it in `parity-train keys`
 };
 
 // The schema, in the order to_yaml writes it.
 const std::array<Key, 47> kKeys{{
-    {"net_name", &TrainConfig::net_name, "resnet18, resnet34, resnet50, resnet101 or resnet152"},
+    {"net_name", choice<&TrainConfig::net_name>(), "the network"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual,
      "zero-init each block's last BN weight"},
-    {"stem", &TrainConfig::stem,
-     "auto (3x3 stride-1 stem for images of 32 px or less), small, or imagenet (7x7 + max pool)"},
-    {"dataset", &TrainConfig::dataset, "fashion_mnist, cifar10, imagefolder or synthetic"},
+    {"stem", choice<&TrainConfig::stem, Refusal::kMustBe>(), "the network's first layers"},
+    {"dataset", choice<&TrainConfig::dataset>(), "the training and evaluation images"},
     {"data_path", &TrainConfig::data_path, "dataset folder"},
     {"eval_data_path", &TrainConfig::eval_data_path, "evaluation folder (empty: the test split)"},
     {"train_image_size", &TrainConfig::train_image_size, "training crop size in pixels"},
@@ -55,11 +80,8 @@ const std::array<Key, 47> kKeys{{
     {"steps_per_epoch", &TrainConfig::steps_per_epoch,
      "steps in an epoch (0: one pass over the training set; fewer: each epoch a fresh random "
      "subset, as MindSpore's sink_size)"},
-    {"optimizer", &TrainConfig::optimizer,
-     "Momentum (SGD with momentum, any case); Thor and LARS load, but training refuses them (not "
-     "implemented yet)"},
-    {"lr_decay_mode", &TrainConfig::lr_decay_mode,
-     "cosine (seed), steps, step, poly, linear (model_zoo's), warmup_cosine or constant"},
+    {"optimizer", choice<&TrainConfig::optimizer>(), "the optimizer, in any case"},
+    {"lr_decay_mode", choice<&TrainConfig::lr_decay_mode>(), "the learning-rate schedule"},
     {"lr_init", &TrainConfig::lr_init, "learning rate at the start of warmup"},
     {"lr_max", &TrainConfig::lr_max, "peak learning rate"},
     {"lr_end", &TrainConfig::lr_end, "final learning rate (warmup_cosine)"},
@@ -69,13 +91,12 @@ const std::array<Key, 47> kKeys{{
     {"weight_decay", &TrainConfig::weight_decay, "L2 weight decay, not on BN weights or biases"},
     {"use_label_smooth", &TrainConfig::use_label_smooth, "apply label smoothing"},
     {"label_smooth_factor", &TrainConfig::label_smooth_factor, "label smoothing epsilon"},
-    {"label_smooth_convention", &TrainConfig::label_smooth_convention,
-     "pytorch (eps spread over all K classes) or mindspore (off-value eps/(K-1))"},
+    {"label_smooth_convention", choice<&TrainConfig::label_smooth_convention>(),
+     "how label smoothing spreads eps"},
     {"loss_scale", &TrainConfig::loss_scale,
      "loss scale: the fixed scale, or where the dynamic scale starts"},
-    {"loss_scale_manager", &TrainConfig::loss_scale_manager,
-     "fixed (the scale never changes) or dynamic (down on overflow, up after a window of clean "
-     "steps)"},
+    {"loss_scale_manager", choice<&TrainConfig::loss_scale_manager>(),
+     "how the loss scale changes"},
     {"drop_overflow_update", &TrainConfig::drop_overflow_update,
      "fixed scale: skip the update of a step whose gradients hold Inf or NaN (dynamic always "
      "does)"},
@@ -89,11 +110,8 @@ const std::array<Key, 47> kKeys{{
     {"checkpoint_path", &TrainConfig::checkpoint_path, "checkpoint folder"},
     {"checkpoint_prefix", &TrainConfig::checkpoint_prefix,
      "checkpoint file names: PREFIX-EPOCH_STEP.safetensors"},
-    {"device_target", &TrainConfig::device_target,
-     "CPU (oneDNN) or GPU (cuDNN and cuBLAS; builds with CUDA)"},
-    {"precision", &TrainConfig::precision,
-     "float32, or on the GPU float16 or bfloat16: activations, convolutions and the classifier in "
-     "16 bits, master weights, gradients and BN statistics in float32 (amp_level O2)"},
+    {"device_target", choice<&TrainConfig::device_target>(), "where the run computes"},
+    {"precision", choice<&TrainConfig::precision>(), "the precision the network computes in"},
     {"tf32", &TrainConfig::tf32,
      "GPU, float32: convolutions and the classifier on TF32 tensor cores (10-bit mantissa "
      "products, several times faster; off: full float32)"},
@@ -125,12 +143,17 @@ std::string_view type_name(const Member& member) {
     std::string_view operator()(std::int64_t TrainConfig::*) const { return "an integer"; }
     std::string_view operator()(double TrainConfig::*) const { return "a number"; }
     std::string_view operator()(bool TrainConfig::*) const { return "true or false"; }
+    std::string_view operator()(const ChoiceMember&) const { return "a string"; }
   } visitor;
   return std::visit(visitor, member);
 }
 
-// Stores a YAML scalar in the key's member, or says what was expected.
-void assign(TrainConfig& config, const Key& key, const YAML::Node& value,
+// Our closed-set keys as a config spells them, before they are read.
+using model_zoo::ChoiceTexts;
+
+// Stores a YAML scalar in the key's member (a choice key's in `choice_texts`),
+// or says what was expected.
+void assign(TrainConfig& config, ChoiceTexts& choice_texts, const Key& key, const YAML::Node& value,
             const std::string& where) {
   if (!value.IsScalar())
     throw Error("config key '" + std::string(key.name) + "' expects " +
@@ -139,8 +162,12 @@ void assign(TrainConfig& config, const Key& key, const YAML::Node& value,
   try {
     std::visit(
         [&](auto member) {
-          using T = std::remove_reference_t<decltype(config.*member)>;
-          config.*member = value.as<T>();
+          if constexpr (std::is_same_v<decltype(member), ChoiceMember>) {
+            choice_texts[std::string(key.name)] = value.as<std::string>();
+          } else {
+            using T = std::remove_reference_t<decltype(config.*member)>;
+            config.*member = value.as<T>();
+          }
         },
         key.member);
   } catch (const YAML::Exception&) {
@@ -165,12 +192,13 @@ void require(bool ok, std::string_view key, const std::string& what, const T& va
 // file or a --set), and the model_zoo keys met, applied once all is read.
 struct Reading {
   TrainConfig config;
+  ChoiceTexts choice_texts;
   std::set<std::string, std::less<>> given;
   std::vector<model_zoo::FoundKey> model_zoo_keys;
 
   void set(std::string_view name, const YAML::Node& value, const std::string& where) {
     if (const Key* key = find_key(name)) {
-      assign(config, *key, value, where);
+      assign(config, choice_texts, *key, value, where);
       given.emplace(name);
     } else if (const model_zoo::Key* theirs = model_zoo::find_key(name)) {
       model_zoo_keys.push_back({theirs, value, where});
@@ -220,13 +248,43 @@ void read_override(Reading& reading, std::string_view assignment) {
   reading.set(assignment.substr(0, equals), value, where);
 }
 
+[[noreturn]] void refuse(const Key& key, const ChoiceMember& choice, const std::string& text) {
+  if (choice.refusal == Refusal::kMustBe)
+    require(false, key.name, "must be " + choice.list(" or ", false), text);
+  throw Error("config key '" + std::string(key.name) + "' is '" + text + "'", "config",
+              "choose one of: " + choice.list(", ", false));
+}
+
+// The choice keys given, each read into its enum, in schema order.
+void read_choices(TrainConfig& config, const ChoiceTexts& choice_texts) {
+  for (const Key& key : kKeys) {
+    const auto* choice = std::get_if<ChoiceMember>(&key.member);
+    if (!choice) continue;
+    const auto text = choice_texts.find(key.name);
+    if (text != choice_texts.end() && !choice->read(config, text->second))
+      refuse(key, *choice, text->second);
+  }
+}
+
 TrainConfig finish(Reading reading, ConfigNotes* notes) {
   ConfigNotes unused;
   ConfigNotes& said = notes ? *notes : unused;
-  model_zoo::translate_values(reading.config, said);
+  model_zoo::translate_values(reading.choice_texts, said);
+  read_choices(reading.config, reading.choice_texts);
   model_zoo::apply(reading.config, reading.model_zoo_keys, reading.given, said);
   validate(reading.config);
   return reading.config;
+}
+
+void emit_value(YAML::Emitter& out, const TrainConfig& config, const Member& member) {
+  std::visit(
+      [&](auto field) {
+        if constexpr (std::is_same_v<decltype(field), ChoiceMember>)
+          out << std::string(field.name(config));
+        else
+          out << config.*field;
+      },
+      member);
 }
 
 }  // namespace
@@ -245,25 +303,11 @@ std::vector<std::string> ConfigNotes::lines() const {
 }
 
 void validate(const TrainConfig& c) {
-  const auto one_of = [](std::string_view key, const std::string& value,
-                         const std::vector<std::string_view>& choices) {
-    if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
-    std::string list;
-    for (const auto choice : choices) list += (list.empty() ? "" : ", ") + std::string(choice);
-    throw Error("config key '" + std::string(key) + "' is '" + value + "'", "config",
-                "choose one of: " + list);
-  };
-  one_of("net_name", c.net_name, {"resnet18", "resnet34", "resnet50", "resnet101", "resnet152"});
-  one_of("dataset", c.dataset, {"fashion_mnist", "cifar10", "imagefolder", "synthetic"});
-  if (!parse_optimizer(c.optimizer)) one_of("optimizer", c.optimizer, optimizer_names());
-  one_of("lr_decay_mode", c.lr_decay_mode, lr_decay_mode_names());
-  one_of("label_smooth_convention", c.label_smooth_convention, {"pytorch", "mindspore"});
-  one_of("device_target", c.device_target, {"CPU", "GPU"});
-  one_of("precision", c.precision, {"float32", "float16", "bfloat16"});
-  require(c.precision == "float32" || c.device_target == "GPU", "precision",
+  const bool gpu = c.device_target == DeviceTarget::kGpu;
+  require(c.precision == Precision::kFloat32 || gpu, "precision",
           "must be float32 with device_target CPU (the CPU backend computes in float32)",
-          c.precision);
-  require(!c.tf32 || c.device_target == "GPU", "tf32",
+          name_of(c.precision));
+  require(!c.tf32 || gpu, "tf32",
           "must be false with device_target CPU (TF32 is a GPU tensor-core format)",
           std::string("true"));
   require(c.class_num >= 2, "class_num", "must be at least 2", c.class_num);
@@ -276,8 +320,6 @@ void validate(const TrainConfig& c) {
   require(c.resize_image_size == 0 || c.resize_image_size >= 8, "resize_image_size",
           "must be 0 (keep the source size) or at least 8", c.resize_image_size);
   require(c.num_workers >= 0, "num_workers", "must not be negative", c.num_workers);
-  require(c.stem == "auto" || c.stem == "small" || c.stem == "imagenet", "stem",
-          "must be auto, small or imagenet", c.stem);
   require(c.prefetch >= 1, "prefetch", "must be at least 1", c.prefetch);
   require(c.synthetic_size >= 1, "synthetic_size", "must be at least 1", c.synthetic_size);
   require(c.lr_init >= 0 && c.lr_max >= 0 && c.lr_end >= 0, "lr_max", "rates must not be negative",
@@ -289,8 +331,7 @@ void validate(const TrainConfig& c) {
   require(c.label_smooth_factor >= 0 && c.label_smooth_factor < 1, "label_smooth_factor",
           "must lie in [0, 1)", c.label_smooth_factor);
   require(c.loss_scale > 0, "loss_scale", "must be positive", c.loss_scale);
-  one_of("loss_scale_manager", c.loss_scale_manager, {"fixed", "dynamic"});
-  if (c.loss_scale_manager == "dynamic") {
+  if (c.loss_scale_manager == LossScaleKind::kDynamic) {
     // Never scaled below 1, so it cannot start there.
     require(c.loss_scale >= 1, "loss_scale", "must be at least 1 with the dynamic manager",
             c.loss_scale);
@@ -335,7 +376,7 @@ std::string to_yaml(const TrainConfig& config) {
   out << YAML::BeginMap;
   for (const auto& key : kKeys) {
     out << YAML::Key << std::string(key.name) << YAML::Value;
-    std::visit([&](auto member) { out << config.*member; }, key.member);
+    emit_value(out, config, key.member);
   }
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
@@ -345,16 +386,14 @@ std::string describe_config_keys() {
   const TrainConfig defaults;
   std::ostringstream text;
   for (const auto& key : kKeys) {
-    std::string value;
-    std::visit(
-        [&](auto member) {
-          YAML::Emitter out;
-          out << defaults.*member;
-          value = out.c_str();
-        },
-        key.member);
+    YAML::Emitter out;
+    emit_value(out, defaults, key.member);
+    const std::string value = out.c_str();
     text << "  " << key.name << " (" << type_name(key.member) << ", default "
-         << (value.empty() ? "\"\"" : value) << "): " << key.meaning << '\n';
+         << (value.empty() ? "\"\"" : value) << "): " << key.meaning;
+    if (const auto* choice = std::get_if<ChoiceMember>(&key.member))
+      text << ": " << choice->list(" or ", true);
+    text << '\n';
   }
   text << "\nmodel_zoo keys (MindSpore's ResNet configs) that are not Parity's, and what "
           "parity-train does with them:\n"

@@ -56,7 +56,7 @@ fs::path image_folder_root(const TrainConfig& config, Split split) {
 std::shared_ptr<const Dataset> in_memory(ImageSet images, const TrainConfig& config, Split split) {
   return std::make_shared<const InMemoryDataset>(
       std::make_shared<const ImageSet>(std::move(images)),
-      config.dataset + " " + split_name(split));
+      std::string(name_of(config.dataset)) + " " + split_name(split));
 }
 
 LoaderOptions loader_options(const TrainConfig& config, Split split) {
@@ -76,8 +76,9 @@ LoaderOptions loader_options(const TrainConfig& config, Split split) {
 std::unique_ptr<Loader> make_loader(const TrainConfig& config, Split split, LoaderOptions options) {
   auto dataset = make_dataset(config, split);
   if (dataset->class_count() > config.class_num)
-    throw Error("the " + config.dataset + " dataset has " + std::to_string(dataset->class_count()) +
-                    " classes, more than class_num (" + std::to_string(config.class_num) + ")",
+    throw Error("the " + std::string(name_of(config.dataset)) + " dataset has " +
+                    std::to_string(dataset->class_count()) + " classes, more than class_num (" +
+                    std::to_string(config.class_num) + ")",
                 config.data_path, "set class_num to at least the number of classes");
   return std::make_unique<Loader>(std::move(dataset), make_transforms(config, split),
                                   std::move(options));
@@ -87,26 +88,27 @@ std::unique_ptr<Loader> make_loader(const TrainConfig& config, Split split, Load
 
 std::shared_ptr<const Dataset> make_dataset(const TrainConfig& config, Split split) {
   const bool train = split == Split::kTrain;
-  if (config.dataset == "fashion_mnist")
-    return in_memory(
-        read_fashion_mnist(train ? fs::path(config.data_path) : eval_folder(config), split), config,
-        split);
-  if (config.dataset == "cifar10")
-    return in_memory(read_cifar10(train ? fs::path(config.data_path) : eval_folder(config), split),
-                     config, split);
-  if (config.dataset == "imagefolder")
-    return std::make_shared<const ImageFolder>(image_folder_root(config, split));
-  if (config.dataset == "synthetic") {
-    SyntheticOptions options;
-    options.count = config.synthetic_size;
-    options.height = options.width = train ? config.train_image_size : config.eval_image_size;
-    options.channels = 3;
-    options.class_count = config.class_num;
-    options.seed = train ? config.seed : config.seed + 1;
-    return std::make_shared<const SyntheticDataset>(options);
+  switch (config.dataset) {
+    case DatasetKind::kFashionMnist:
+      return in_memory(
+          read_fashion_mnist(train ? fs::path(config.data_path) : eval_folder(config), split),
+          config, split);
+    case DatasetKind::kCifar10:
+      return in_memory(
+          read_cifar10(train ? fs::path(config.data_path) : eval_folder(config), split), config,
+          split);
+    case DatasetKind::kImageFolder:
+      return std::make_shared<const ImageFolder>(image_folder_root(config, split));
+    case DatasetKind::kSynthetic:
+      break;
   }
-  throw Error("unknown dataset '" + config.dataset + "'", "dataset",
-              "choose fashion_mnist, cifar10, imagefolder or synthetic");
+  SyntheticOptions options;
+  options.count = config.synthetic_size;
+  options.height = options.width = train ? config.train_image_size : config.eval_image_size;
+  options.channels = 3;
+  options.class_count = config.class_num;
+  options.seed = train ? config.seed : config.seed + 1;
+  return std::make_shared<const SyntheticDataset>(options);
 }
 
 TransformPipeline make_transforms(const TrainConfig& config, Split split) {
@@ -114,35 +116,37 @@ TransformPipeline make_transforms(const TrainConfig& config, Split split) {
   const bool augment = train && config.augment;
   const std::int64_t size = train ? config.train_image_size : config.eval_image_size;
   TransformPipeline pipeline;
-  if (config.dataset == "fashion_mnist") {
-    if (config.resize_image_size > 0) pipeline.add<Resize>(config.resize_image_size);
-    pipeline.add<CenterCrop>(size);
-    if (augment)
-      pipeline.add<RandomCrop>(size, crop_padding(config, kFashionSide))
-          .add<RandomHorizontalFlip>(0.5);
-    pipeline.add<Normalize>(kFashionMean, kFashionStd).add<GrayToRgb>();
-  } else if (config.dataset == "cifar10") {
-    if (config.resize_image_size > 0) pipeline.add<Resize>(config.resize_image_size);
-    if (size != (config.resize_image_size > 0 ? config.resize_image_size : kCifarSide))
+  switch (config.dataset) {
+    case DatasetKind::kFashionMnist:
+      if (config.resize_image_size > 0) pipeline.add<Resize>(config.resize_image_size);
       pipeline.add<CenterCrop>(size);
-    if (augment)
-      pipeline.add<RandomCrop>(size, crop_padding(config, kCifarSide))
-          .add<RandomHorizontalFlip>(0.5);
-    pipeline.add<Normalize>(kCifarMean, kCifarStd);
-  } else if (config.dataset == "imagefolder") {
-    if (augment) {
-      pipeline.add<RandomResizedCrop>(size).add<RandomHorizontalFlip>(0.5);
-    } else {
-      pipeline.add<Resize>(std::llround(static_cast<double>(size) * 256.0 / 224.0))
-          .add<CenterCrop>(size);
-    }
-    pipeline.add<Normalize>(kImageNetMean, kImageNetStd);
-  } else if (config.dataset == "synthetic") {
-    if (augment) pipeline.add<RandomHorizontalFlip>(0.5);
-    pipeline.add<Normalize>(kSyntheticMean, kSyntheticStd);
-  } else {
-    throw Error("unknown dataset '" + config.dataset + "'", "dataset",
-                "choose fashion_mnist, cifar10, imagefolder or synthetic");
+      if (augment)
+        pipeline.add<RandomCrop>(size, crop_padding(config, kFashionSide))
+            .add<RandomHorizontalFlip>(0.5);
+      pipeline.add<Normalize>(kFashionMean, kFashionStd).add<GrayToRgb>();
+      break;
+    case DatasetKind::kCifar10:
+      if (config.resize_image_size > 0) pipeline.add<Resize>(config.resize_image_size);
+      if (size != (config.resize_image_size > 0 ? config.resize_image_size : kCifarSide))
+        pipeline.add<CenterCrop>(size);
+      if (augment)
+        pipeline.add<RandomCrop>(size, crop_padding(config, kCifarSide))
+            .add<RandomHorizontalFlip>(0.5);
+      pipeline.add<Normalize>(kCifarMean, kCifarStd);
+      break;
+    case DatasetKind::kImageFolder:
+      if (augment) {
+        pipeline.add<RandomResizedCrop>(size).add<RandomHorizontalFlip>(0.5);
+      } else {
+        pipeline.add<Resize>(std::llround(static_cast<double>(size) * 256.0 / 224.0))
+            .add<CenterCrop>(size);
+      }
+      pipeline.add<Normalize>(kImageNetMean, kImageNetStd);
+      break;
+    case DatasetKind::kSynthetic:
+      if (augment) pipeline.add<RandomHorizontalFlip>(0.5);
+      pipeline.add<Normalize>(kSyntheticMean, kSyntheticStd);
+      break;
   }
   return pipeline;
 }

@@ -8,24 +8,20 @@
 
 namespace parity::trainer {
 
-SmoothingConvention parse_smoothing_convention(std::string_view name) {
-  if (name == "pytorch") return SmoothingConvention::kPyTorch;
-  if (name == "mindspore") return SmoothingConvention::kMindSpore;
-  throw Error("unknown label smoothing convention '" + std::string(name) + "'",
-              "label_smooth_convention", "valid: pytorch, mindspore");
-}
-
-LossResult softmax_cross_entropy(std::span<const float> logits, std::span<const std::int32_t> labels,
-                                 std::int64_t classes, const LossOptions& options) {
+LossResult softmax_cross_entropy(std::span<const float> logits,
+                                 std::span<const std::int32_t> labels, std::int64_t classes,
+                                 const LossOptions& options) {
   const auto batch = static_cast<std::int64_t>(labels.size());
   if (classes < 2 || static_cast<std::int64_t>(logits.size()) != batch * classes)
     throw Error(std::to_string(logits.size()) + " logits for " + std::to_string(batch) +
                     " labels of " + std::to_string(classes) + " classes",
                 "softmax cross-entropy");
   const double eps = options.smoothing;
-  const double off = options.convention == SmoothingConvention::kPyTorch ? eps / double(classes)
-                                                                         : eps / double(classes - 1);
-  const double on = options.convention == SmoothingConvention::kPyTorch ? 1.0 - eps + off : 1.0 - eps;
+  const double off = options.convention == SmoothingConvention::kPyTorch
+                         ? eps / double(classes)
+                         : eps / double(classes - 1);
+  const double on =
+      options.convention == SmoothingConvention::kPyTorch ? 1.0 - eps + off : 1.0 - eps;
 
   LossResult result;
   result.grad_logits.resize(logits.size());
@@ -65,7 +61,8 @@ LossResult softmax_cross_entropy(std::span<const float> logits, std::span<const 
 
 std::int64_t count_top_k(std::span<const float> logits, std::span<const std::int32_t> labels,
                          std::int64_t classes, std::int64_t k) {
-  if (static_cast<std::int64_t>(logits.size()) != static_cast<std::int64_t>(labels.size()) * classes)
+  if (static_cast<std::int64_t>(logits.size()) !=
+      static_cast<std::int64_t>(labels.size()) * classes)
     throw Error(std::to_string(logits.size()) + " logits for " + std::to_string(labels.size()) +
                     " labels of " + std::to_string(classes) + " classes",
                 "top-k accuracy");

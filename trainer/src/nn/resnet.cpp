@@ -43,20 +43,6 @@ double normal(Rng& rng) {
 
 }  // namespace
 
-int resnet_depth(std::string_view net_name) {
-  for (const auto& a : kArchitectures)
-    if (net_name == "resnet" + std::to_string(a.depth)) return a.depth;
-  throw Error("unknown network '" + std::string(net_name) + "'", "net_name",
-              "valid: resnet18, resnet34, resnet50, resnet101, resnet152");
-}
-
-Stem parse_stem(std::string_view name) {
-  if (name == "auto") return Stem::kAuto;
-  if (name == "small") return Stem::kSmallImage;
-  if (name == "imagenet") return Stem::kImageNet;
-  throw Error("unknown stem '" + std::string(name) + "'", "stem", "valid: auto, small, imagenet");
-}
-
 bool uses_small_image_stem(const Dims& input, Stem stem) {
   if (stem != Stem::kAuto) return stem == Stem::kSmallImage;
   return input.at(2) <= 32 && input.at(3) <= 32;
@@ -67,8 +53,7 @@ ResNet::ResNet(Backend& backend, const ResNetOptions& options, Tracing& tracing)
   const Architecture& arch = architecture(options.depth);
   if (options.input.size() != 4 || options.input[1] != 3)
     throw Error("ResNet input " + dims_text(options.input) + " is not [N, 3, H, W]", "model");
-  if (options.num_classes < 1)
-    throw Error("a ResNet needs at least one class", "model");
+  if (options.num_classes < 1) throw Error("a ResNet needs at least one class", "model");
   const bool small = uses_small_image_stem(options.input, options.stem);
 
   Dims shape = options.input;
@@ -96,7 +81,8 @@ ResNet::ResNet(Backend& backend, const ResNetOptions& options, Tracing& tracing)
     auto sequence = std::make_unique<Sequential>(stage_name, tracing);
     const std::int64_t width = 64 << stage;
     for (int b = 0; b < arch.blocks[stage]; ++b) {
-      const BlockSpec spec{arch.kind, channels, width, (b == 0 && stage > 0) ? 2 : 1, shape, &adjust};
+      const BlockSpec spec{arch.kind, channels, width, (b == 0 && stage > 0) ? 2 : 1,
+                           shape,     &adjust};
       auto block = std::make_unique<ResidualBlock>(sequence->next_child_name(std::to_string(b)),
                                                    tracing, backend, spec);
       shape = block->output_dims();
@@ -108,8 +94,7 @@ ResNet::ResNet(Backend& backend, const ResNetOptions& options, Tracing& tracing)
   }
   root_.add(std::make_unique<Layer>("avgpool", tracing, backend.global_avg_pool()));
   root_.add(std::make_unique<Layer>(
-      "fc", tracing,
-      backend.linear({channels, options.num_classes, {shape[0], channels, 1, 1}})));
+      "fc", tracing, backend.linear({channels, options.num_classes, {shape[0], channels, 1, 1}})));
 
   root_.collect(state_);
   if (!options.zero_init_residual) zeroed.clear();
@@ -135,8 +120,8 @@ void ResNet::initialise(Backend& backend, const std::vector<std::string>& zeroed
       for (auto& v : values) v = float(rng.uniform(-bound, bound));
     } else {
       const bool is_weight = p.name.ends_with(".weight");
-      const bool zero = std::find(zeroed_weights.begin(), zeroed_weights.end(), p.name) !=
-                        zeroed_weights.end();
+      const bool zero =
+          std::find(zeroed_weights.begin(), zeroed_weights.end(), p.name) != zeroed_weights.end();
       std::fill(values.begin(), values.end(), is_weight && !zero ? 1.0f : 0.0f);
     }
     backend.write(p.tensors->value, values);

@@ -8,13 +8,6 @@
 
 namespace parity::trainer {
 
-LossScaleKind parse_loss_scale_kind(std::string_view text) {
-  if (text == "fixed") return LossScaleKind::kFixed;
-  if (text == "dynamic") return LossScaleKind::kDynamic;
-  throw Error("config key 'loss_scale_manager' is '" + std::string(text) + "'", "config",
-              "choose one of: fixed, dynamic");
-}
-
 LossScaler::LossScaler(const LossScaleOptions& options) : options_(options) {
   state_.scale = options.scale;
 }

@@ -11,16 +11,6 @@
 namespace parity::trainer {
 namespace {
 
-constexpr std::array<std::pair<LrDecayMode, std::string_view>, 7> kModeNames{{
-    {LrDecayMode::kCosine, "cosine"},
-    {LrDecayMode::kSteps, "steps"},
-    {LrDecayMode::kStep, "step"},
-    {LrDecayMode::kPoly, "poly"},
-    {LrDecayMode::kLinear, "linear"},
-    {LrDecayMode::kWarmupCosine, "warmup_cosine"},
-    {LrDecayMode::kConstant, "constant"},
-}};
-
 void validate(const LrSchedule& s, std::int64_t total_steps, std::int64_t warmup_steps) {
   const auto fail = [](const std::string& what) {
     throw Error(what, "learning-rate schedule", "fix the config's lr_* / warmup_epochs keys");
@@ -105,24 +95,6 @@ double nvidia_warmup_cosine(const LrSchedule& s, std::int64_t i, std::int64_t to
 }
 
 }  // namespace
-
-std::optional<LrDecayMode> parse_lr_decay_mode(std::string_view name) {
-  for (const auto& [mode, text] : kModeNames)
-    if (text == name) return mode;
-  return std::nullopt;
-}
-
-std::string_view lr_decay_mode_name(LrDecayMode mode) {
-  for (const auto& [value, text] : kModeNames)
-    if (value == mode) return text;
-  return "unknown";
-}
-
-std::vector<std::string_view> lr_decay_mode_names() {
-  std::vector<std::string_view> names;
-  for (const auto& entry : kModeNames) names.push_back(entry.second);
-  return names;
-}
 
 std::vector<double> generate_learning_rates(const LrSchedule& s) {
   const std::int64_t total = s.epochs * s.steps_per_epoch;

@@ -12,8 +12,8 @@ namespace parity::trainer {
 namespace {
 
 LossScaleOptions scaler_options(const TrainConfig& config) {
-  return {parse_loss_scale_kind(config.loss_scale_manager), config.loss_scale,
-          config.drop_overflow_update, config.loss_scale_factor, config.loss_scale_window};
+  return {config.loss_scale_manager, config.loss_scale, config.drop_overflow_update,
+          config.loss_scale_factor, config.loss_scale_window};
 }
 
 // Checkpoint keys, after "parity.extra.".
@@ -52,7 +52,7 @@ StepLossScaling::StepLossScaling(const TrainConfig& config, Backend& backend,
                                  profiler::Recorder* recorder, Communicator* communicator,
                                  std::optional<StepSelection> planted_overflows)
     : scaler_(scaler_options(config)),
-      kind_(parse_loss_scale_kind(config.loss_scale_manager)),
+      kind_(config.loss_scale_manager),
       backend_(backend),
       recorder_(recorder),
       communicator_(communicator),

@@ -46,7 +46,7 @@ std::string rng_state(const TrainConfig& config) { return "seed=" + std::to_stri
 
 // Said before anything is written (a trace, a checkpoint folder).
 void check_device_target(const TrainConfig& config) {
-  if (config.device_target != "GPU") return;
+  if (config.device_target != DeviceTarget::kGpu) return;
 #ifdef PARITY_HAVE_CUDA_BACKEND
   const std::string unavailable = cuda_device_unavailable_reason();
   if (!unavailable.empty())
@@ -62,17 +62,15 @@ void check_device_target(const TrainConfig& config) {
 // `device`: the GPU of a GPU run (a data-parallel rank's local rank).
 std::unique_ptr<Backend> make_backend(const TrainConfig& config, [[maybe_unused]] int device = 0) {
 #ifdef PARITY_HAVE_CUDA_BACKEND
-  if (config.device_target == "GPU") {
+  if (config.device_target == DeviceTarget::kGpu) {
     CudaBackendOptions options;
     options.device = device;
     options.deterministic = config.deterministic;
     options.tf32 = config.tf32;
-    options.precision = config.precision == "float16"    ? Precision::kFloat16
-                        : config.precision == "bfloat16" ? Precision::kBFloat16
-                                                         : Precision::kFloat32;
+    options.precision = config.precision;
     // MindSpore's O2 configs do this (a fixed scale of 1024, no drop); say what it risks.
-    if (options.precision == Precision::kFloat16 && config.loss_scale_manager == "fixed" &&
-        !config.drop_overflow_update)
+    if (options.precision == Precision::kFloat16 &&
+        config.loss_scale_manager == LossScaleKind::kFixed && !config.drop_overflow_update)
       log::warning(
           "float16 with a fixed loss scale and drop_overflow_update false: a step "
           "whose gradients overflow float16 updates the weights with Inf or NaN "
@@ -89,7 +87,7 @@ ResNetOptions model_options(const TrainConfig& config) {
           config.zero_init_residual,
           {config.batch_size, 3, config.train_image_size, config.train_image_size},
           static_cast<std::uint64_t>(config.seed),
-          parse_stem(config.stem),
+          config.stem,
           {}};
 }
 
@@ -135,25 +133,25 @@ void check_same_network(const TrainConfig& config, const TrainingCheckpoint& sav
                         const std::string& where) {
   if (saved.config_yaml.empty()) return;
   const TrainConfig trained = parse_train_config(saved.config_yaml, where + " (its config)");
-  const auto differ = [&](const std::string& key, const std::string& theirs,
-                          const std::string& ours) {
+  const auto differ = [&](const std::string& key, std::string_view theirs_name,
+                          std::string_view ours_name) {
+    const std::string theirs(theirs_name), ours(ours_name);
     if (theirs != ours)
       throw Error("the checkpoint is of " + key + " " + theirs + ", the config asks for " + ours,
                   where,
                   "use the config the checkpoint was trained with, or --set " + key + "=" + theirs);
   };
-  differ("net_name", trained.net_name, config.net_name);
+  differ("net_name", name_of(trained.net_name), name_of(config.net_name));
   differ("class_num", std::to_string(trained.class_num), std::to_string(config.class_num));
-  differ(
-      "stem",
-      std::string(uses_small_image_stem({1, 3, trained.train_image_size, trained.train_image_size},
-                                        parse_stem(trained.stem))
-                      ? "small"
-                      : "imagenet"),
-      std::string(uses_small_image_stem({1, 3, config.train_image_size, config.train_image_size},
-                                        parse_stem(config.stem))
-                      ? "small"
-                      : "imagenet"));
+  differ("stem",
+         std::string(uses_small_image_stem(
+                         {1, 3, trained.train_image_size, trained.train_image_size}, trained.stem)
+                         ? "small"
+                         : "imagenet"),
+         std::string(uses_small_image_stem({1, 3, config.train_image_size, config.train_image_size},
+                                           config.stem)
+                         ? "small"
+                         : "imagenet"));
 }
 
 struct PhaseNames {
@@ -191,7 +189,7 @@ std::string shape_text(const Dims& shape) {
 
 void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Backend& backend,
                     const ModelState& state, const StepReducer* reducer) {
-  recorder.set_meta("trainer.model", config.net_name);
+  recorder.set_meta("trainer.model", std::string(name_of(config.net_name)));
   if (reducer) {
     recorder.set_meta("trainer.allreduce_split",
                       AllreduceSplit::parse(config.allreduce_split, "").text());
@@ -199,7 +197,7 @@ void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Bac
   }
   recorder.set_meta("trainer.backend", backend.describe());
   recorder.set_meta("trainer.batch_size", std::to_string(config.batch_size));
-  recorder.set_meta("trainer.dataset", config.dataset);
+  recorder.set_meta("trainer.dataset", std::string(name_of(config.dataset)));
   for (const Parameter& p : state.parameters)
     recorder.add_parameter(
         {p.index, p.name, shape_text(p.shape), "float32", element_count(p.shape) * 4});
@@ -278,7 +276,8 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     throw Error("--trace-steps chooses the steps of a trace, and no trace is written",
                 "--trace-steps " + options.trace_steps->text(), "add --trace RUN.db");
   check_device_target(config);
-  if (debug.overflow_steps && config.loss_scale_manager == "fixed" && !config.drop_overflow_update)
+  if (debug.overflow_steps && config.loss_scale_manager == LossScaleKind::kFixed &&
+      !config.drop_overflow_update)
     throw Error(
         "--plant-overflow plants what the loss scaler must catch, and this config checks "
         "no gradients (a fixed loss scale without drop_overflow_update)",
@@ -306,8 +305,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   ObserverChain observers;
   Tracing tracing{recorder.get(), nullptr};
   LossOptions loss_options{config.use_label_smooth ? config.label_smooth_factor : 0.0,
-                           parse_smoothing_convention(config.label_smooth_convention),
-                           config.loss_scale};
+                           config.label_smooth_convention, config.loss_scale};
   ResNetOptions network = model_options(config);
   BugPlanter bugs(debug.bugs);
   bugs.plant(network, loss_options);
@@ -322,7 +320,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
   TensorDumper* dumper = nullptr;
   if (debug.dump) {
     DumpOptions dump = *debug.dump;
-    dump.model = config.net_name;
+    dump.model = name_of(config.net_name);
     auto writer = std::make_unique<TensorDumper>(*backend, dump);
     dumper = writer.get();
     observers.add(std::move(writer));
@@ -350,9 +348,9 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     throw Error(
         "the training set has fewer images than one batch of " + std::to_string(config.batch_size),
         config.data_path, "lower batch_size");
-  const std::vector<double> learning_rates = generate_learning_rates(
-      {*parse_lr_decay_mode(config.lr_decay_mode), config.lr_init, config.lr_max, config.lr_end,
-       config.warmup_epochs, config.epoch_size, steps_per_epoch});
+  const std::vector<double> learning_rates =
+      generate_learning_rates({config.lr_decay_mode, config.lr_init, config.lr_max, config.lr_end,
+                               config.warmup_epochs, config.epoch_size, steps_per_epoch});
   const CheckpointManager checkpoints(config.checkpoint_path, config.checkpoint_prefix,
                                       config.keep_checkpoint_max);
 
@@ -376,7 +374,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     const std::vector<Parameter>& parameters = model.state().parameters;
     std::vector<GradientBucket> buckets = gradient_buckets(config.allreduce_split, parameters);
     std::string library = communicator->describe();
-    if (config.device_target == "GPU") {
+    if (config.device_target == DeviceTarget::kGpu) {
       device_collectives = make_nccl_collectives(*communicator, device, recorder != nullptr);
       reducer = std::make_unique<DeviceGradientReducer>(*device_collectives, *backend, parameters,
                                                         std::move(buckets), recorder.get());
@@ -403,7 +401,7 @@ TrainSummary train(const TrainConfig& given_config, const TrainOptions& options,
     }
   }
   if (recorder) describe_trace(*recorder, config, *backend, model.state(), reducer.get());
-  log << "training " << config.net_name << " on " << config.dataset << " with "
+  log << "training " << name_of(config.net_name) << " on " << name_of(config.dataset) << " with "
       << backend->describe() << ": " << config.epoch_size << " epochs of " << steps_per_epoch
       << " steps, batch " << config.batch_size << std::endl;
 

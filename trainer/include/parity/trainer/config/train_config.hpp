@@ -4,7 +4,8 @@
 // as they are: their first YAML document is the config (the others are its
 // help texts), and their keys that Parity does not use are declared, ignored
 // and reported (ConfigNotes). Unknown keys, wrong types and out-of-range values
-// are errors that name the key, the file and line, and the valid choices.
+// are errors that name the key, the file and line, and the valid choices. The
+// closed-set keys are read once into enums (config/config_choices.hpp).
 #pragma once
 
 #include <cstdint>
@@ -12,23 +13,25 @@
 #include <string>
 #include <vector>
 
+#include "parity/trainer/config/config_choices.hpp"
+
 namespace parity::trainer {
 
 struct TrainConfig {
   // Model
-  std::string net_name = "resnet50";  // resnet18, resnet34, resnet50, resnet101, resnet152
+  NetName net_name = NetName::kResNet50;
   std::int64_t class_num = 10;
   bool zero_init_residual = false;  // zero-init each block's last BN weight
-  std::string stem = "auto";        // auto, small (3x3 stride 1, no max pool), imagenet
+  Stem stem = Stem::kAuto;
 
   // Data
-  std::string dataset = "fashion_mnist";  // fashion_mnist, cifar10, imagefolder, synthetic
+  DatasetKind dataset = DatasetKind::kFashionMnist;
   std::string data_path = "/usr/share/datasets/fashion-mnist";
   std::string eval_data_path;  // empty: the dataset's own test split
   std::int64_t train_image_size = 32;
   std::int64_t eval_image_size = 32;
   std::int64_t resize_image_size = 0;  // fashion_mnist, cifar10: upscale first (0: keep)
-  bool augment = true;  // training images: random crop and flip
+  bool augment = true;                 // training images: random crop and flip
   std::int64_t num_workers = 2;
   std::int64_t prefetch = 4;           // batches the loader may hold ready
   bool skip_corrupt = false;           // skip and count unreadable images
@@ -37,10 +40,9 @@ struct TrainConfig {
   // Optimization
   std::int64_t batch_size = 128;
   std::int64_t epoch_size = 10;
-  std::int64_t steps_per_epoch = 0;  // 0: one pass over the training set
-  std::string optimizer = "Momentum";    // Momentum; Thor and LARS load but do not train yet
-  std::string lr_decay_mode = "cosine";  // cosine (seed), steps, step, poly, linear,
-                                         // warmup_cosine, constant
+  std::int64_t steps_per_epoch = 0;                    // 0: one pass over the training set
+  OptimizerKind optimizer = OptimizerKind::kMomentum;  // Thor and LARS load but do not train yet
+  LrDecayMode lr_decay_mode = LrDecayMode::kCosine;
   double lr_init = 0.0;
   double lr_max = 0.1;
   double lr_end = 0.0;
@@ -50,12 +52,12 @@ struct TrainConfig {
   double weight_decay = 1e-4;  // not applied to BN weights and biases
   bool use_label_smooth = true;
   double label_smooth_factor = 0.1;
-  std::string label_smooth_convention = "pytorch";  // pytorch: eps/K; mindspore: eps/(K-1)
-  double loss_scale = 1.0;                          // the fixed scale, or the dynamic scale's start
-  std::string loss_scale_manager = "fixed";         // fixed or dynamic (MindSpore's two managers)
-  bool drop_overflow_update = false;                // fixed: skip a step whose gradients overflow
-  double loss_scale_factor = 2.0;                   // dynamic: the step up and down
-  std::int64_t loss_scale_window = 2000;            // dynamic: clean steps before a step up
+  SmoothingConvention label_smooth_convention = SmoothingConvention::kPyTorch;
+  double loss_scale = 1.0;  // the fixed scale, or the dynamic scale's start
+  LossScaleKind loss_scale_manager = LossScaleKind::kFixed;  // MindSpore's two managers
+  bool drop_overflow_update = false;      // fixed: skip a step whose gradients overflow
+  double loss_scale_factor = 2.0;         // dynamic: the step up and down
+  std::int64_t loss_scale_window = 2000;  // dynamic: clean steps before a step up
 
   // Checkpoints
   bool save_checkpoint = true;
@@ -65,10 +67,10 @@ struct TrainConfig {
   std::string checkpoint_prefix = "resnet";  // files: PREFIX-EPOCH_STEP.safetensors
 
   // Runtime
-  std::string device_target = "CPU";  // MindSpore's key: CPU (oneDNN) or GPU (CUDA backend)
+  DeviceTarget device_target = DeviceTarget::kCpu;  // MindSpore's key
   // GPU: float32, or float16 / bfloat16 activations and products with float32
   // master weights, gradients and BN statistics (MindSpore's amp_level O2).
-  std::string precision = "float32";
+  Precision precision = Precision::kFloat32;
   bool tf32 = false;         // GPU float32: TF32 tensor cores for convolutions and the classifier
   std::int64_t threads = 0;  // 0: all cores
   std::int64_t seed = 1;

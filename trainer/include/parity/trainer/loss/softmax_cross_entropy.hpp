@@ -15,24 +15,22 @@ namespace parity::trainer {
 
 enum class SmoothingConvention { kPyTorch, kMindSpore };
 
-// "pytorch" or "mindspore"; an Error otherwise.
-SmoothingConvention parse_smoothing_convention(std::string_view name);
-
 struct LossOptions {
   double smoothing = 0.0;  // eps
   SmoothingConvention convention = SmoothingConvention::kPyTorch;
-  double scale = 1.0;      // the gradient is multiplied by it (fixed loss scale)
+  double scale = 1.0;  // the gradient is multiplied by it (fixed loss scale)
 };
 
 struct LossResult {
-  double loss = 0.0;                // mean over the batch, unscaled
-  std::vector<float> grad_logits;   // d(scale * loss) / d logits, N x K
-  std::int64_t correct = 0;         // top-1 hits
+  double loss = 0.0;               // mean over the batch, unscaled
+  std::vector<float> grad_logits;  // d(scale * loss) / d logits, N x K
+  std::int64_t correct = 0;        // top-1 hits
 };
 
 // `logits` is N x K row-major; labels in [0, K).
-LossResult softmax_cross_entropy(std::span<const float> logits, std::span<const std::int32_t> labels,
-                                 std::int64_t classes, const LossOptions& options);
+LossResult softmax_cross_entropy(std::span<const float> logits,
+                                 std::span<const std::int32_t> labels, std::int64_t classes,
+                                 const LossOptions& options);
 
 // How many rows of `logits` have their label among the k largest values.
 std::int64_t count_top_k(std::span<const float> logits, std::span<const std::int32_t> labels,

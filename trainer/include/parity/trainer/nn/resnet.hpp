@@ -10,28 +10,20 @@
 
 #include "parity/trainer/nn/layer_adjustments.hpp"
 #include "parity/trainer/nn/sequential.hpp"
+#include "parity/trainer/nn/stem.hpp"
 
 namespace parity::trainer {
 
-enum class Stem {
-  kAuto,        // small-image stem for images of 32 px or less, ImageNet's otherwise
-  kSmallImage,  // conv1 3x3 stride 1, no max pool
-  kImageNet,    // conv1 7x7 stride 2, 3x3 stride 2 max pool
-};
-Stem parse_stem(std::string_view name);  // "auto", "small", "imagenet"
-
 struct ResNetOptions {
-  int depth = 50;                  // 18, 34, 50, 101 or 152
+  int depth = 50;  // 18, 34, 50, 101 or 152
   std::int64_t num_classes = 1000;
   bool zero_init_residual = false;
-  Dims input{32, 3, 224, 224};     // the training batch, NCHW
-  std::uint64_t seed = 1;          // initial weights
+  Dims input{32, 3, 224, 224};  // the training batch, NCHW
+  std::uint64_t seed = 1;       // initial weights
   Stem stem = Stem::kAuto;
-  LayerAdjustments adjustments;    // debugging: single layers built differently
+  LayerAdjustments adjustments;  // debugging: single layers built differently
 };
 
-// The depth of "resnet50"; an Error naming the valid names otherwise.
-int resnet_depth(std::string_view net_name);
 bool uses_small_image_stem(const Dims& input, Stem stem = Stem::kAuto);
 
 class ResNet {

@@ -18,9 +18,6 @@ namespace parity::trainer {
 
 enum class LossScaleKind { kFixed, kDynamic };
 
-// "fixed" or "dynamic"; throws parity::Error naming the config key otherwise.
-LossScaleKind parse_loss_scale_kind(std::string_view text);
-
 struct LossScaleOptions {
   LossScaleKind kind = LossScaleKind::kFixed;
   double scale = 1.0;                 // the fixed scale, or the dynamic scale's start

@@ -24,10 +24,6 @@ enum class LrDecayMode {
   kConstant,      // ours, for comparison runs: the steps mode's warmup, then lr_max throughout
 };
 
-std::optional<LrDecayMode> parse_lr_decay_mode(std::string_view name);
-std::string_view lr_decay_mode_name(LrDecayMode mode);
-std::vector<std::string_view> lr_decay_mode_names();
-
 struct LrSchedule {
   LrDecayMode mode = LrDecayMode::kCosine;
   double lr_init = 0.0;

@@ -1,13 +1,8 @@
-// The `optimizer` config key: MindSpore model_zoo's three ResNet optimizers,
-// named as its configs name them (case-insensitive here). Momentum is the one
+// The `optimizer` config key: MindSpore model_zoo's three ResNet optimizers
+// (named in config/config_choices.cpp, in any case). Momentum is the one
 // parity-train trains with; a config naming Thor or LARS loads (its other
 // keys can be read, evaluated, converted) but training refuses to start.
 #pragma once
-
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
 
 namespace parity::trainer {
 
@@ -17,14 +12,8 @@ enum class OptimizerKind {
   kLars,      // nn.LARS around Momentum (the Boost config): not implemented
 };
 
-// Case-insensitive: "momentum", "Momentum" and "MOMENTUM" are one optimizer.
-std::optional<OptimizerKind> parse_optimizer(std::string_view name);
-// The model_zoo spelling: Momentum, Thor, LARS.
-std::string_view optimizer_name(OptimizerKind kind);
-std::vector<std::string_view> optimizer_names();
-
-// Throws parity::Error (exit code 2 in parity-train) unless `name` is an
+// Throws parity::Error (exit code 2 in parity-train) unless `kind` is an
 // optimizer parity-train can train with, saying how to train with Momentum.
-void require_trainable_optimizer(const std::string& name);
+void require_trainable_optimizer(OptimizerKind kind);
 
 }  // namespace parity::trainer
