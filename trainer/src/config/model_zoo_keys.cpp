@@ -173,13 +173,13 @@ void translate_values(ChoiceTexts& texts, ConfigNotes& notes) {
     return text != texts.end() && text->second == theirs;
   };
   if (spelled("device_target", "Ascend")) {
-    texts["device_target"] = "CPU";
+    texts["device_target"] = name_of(DeviceTarget::kCpu);
     notes.readings.push_back(
         "device_target Ascend: Parity has no Ascend backend, this run uses the CPU "
         "(device_target: GPU, or --set device_target=GPU, runs on the CUDA backend)");
   }
   if (spelled("dataset", "imagenet2012")) {
-    texts["dataset"] = "imagefolder";
+    texts["dataset"] = name_of(DatasetKind::kImageFolder);
     notes.readings.push_back(
         "dataset imagenet2012 read as imagefolder (class folders under data_path, as model_zoo "
         "reads ImageNet)");

@@ -1,10 +1,8 @@
 #include "parity/trainer/optim/lr_schedule.hpp"
 
-#include <array>
 #include <cmath>
 #include <numbers>
 #include <string>
-#include <utility>
 
 #include "parity/core/error.hpp"
 

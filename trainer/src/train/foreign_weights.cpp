@@ -159,4 +159,11 @@ ForeignWeights load_foreign_weights(Backend& backend, ModelState& state,
   return result;
 }
 
+void print_foreign_weights(std::ostream& log, const std::string& label,
+                           const std::filesystem::path& path, const ForeignWeights& weights) {
+  log << label << ": " << path.string() << " (" << weights.format << ", names by " << weights.naming
+      << ", " << weights.loaded << " tensors)" << std::endl;
+  for (const std::string& note : weights.notes) log << "  " << note << std::endl;
+}
+
 }  // namespace parity::trainer

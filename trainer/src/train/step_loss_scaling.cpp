@@ -119,8 +119,7 @@ void StepLossScaling::restore(const TrainingCheckpoint& checkpoint, const std::s
 std::string StepLossScaling::summary() const {
   if (!in_use()) return "";
   const LossScaleState& s = scaler_.state();
-  std::string text = std::string(kind_ == LossScaleKind::kDynamic ? "dynamic" : "fixed") +
-                     " loss scale " + exact_text(s.scale);
+  std::string text = std::string(name_of(kind_)) + " loss scale " + exact_text(s.scale);
   if (!scaler_.checks_overflow()) return text + " (overflow not checked)";
   return text + ": " + std::to_string(s.overflow_steps) + " steps overflowed, " +
          std::to_string(s.skipped_steps) + " skipped";

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,9 @@ struct ForeignWeights {
 ForeignWeights load_foreign_weights(Backend& backend, ModelState& state,
                                     const std::filesystem::path& path,
                                     const std::string& map = "auto");
+
+// "LABEL: w.pth (pytorch, names by identity, 122 tensors)", then the notes.
+void print_foreign_weights(std::ostream& log, const std::string& label,
+                           const std::filesystem::path& path, const ForeignWeights& weights);
 
 }  // namespace parity::trainer
