@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "parity/analyzer/profile/synth.hpp"
+#include "parity/analyzer/synth/synth.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "progress.hpp"
 

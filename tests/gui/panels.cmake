@@ -5,7 +5,7 @@ add_library(gui_panels_fixture STATIC
   ${PROJECT_SOURCE_DIR}/tests/analyzer/report/small_trace.cpp)
 target_include_directories(gui_panels_fixture PUBLIC
   ${CMAKE_CURRENT_LIST_DIR}/panels ${PROJECT_SOURCE_DIR}/tests/analyzer/report)
-target_link_libraries(gui_panels_fixture PUBLIC parity::analyzer)
+target_link_libraries(gui_panels_fixture PUBLIC parity::trace_analysis parity::trace_synth)
 parity_target_warnings(gui_panels_fixture)
 
 foreach(model step_bars op_stats_model findings_model)

@@ -4,6 +4,7 @@
 #include <QColor>
 #include <limits>
 
+#include "parity/analyzer/element_index.hpp"
 #include "parity/analyzer/report_format.hpp"
 
 namespace parity::gui {

@@ -17,7 +17,7 @@
 #include <sstream>
 
 #include "dump_fixture.hpp"
-#include "parity/analyzer/profile/synth.hpp"
+#include "parity/analyzer/synth/synth.hpp"
 #include "parity/importers/safetensors.hpp"
 #include "process.hpp"
 #include "small_trace.hpp"

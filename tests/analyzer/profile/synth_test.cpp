@@ -1,6 +1,6 @@
 // parity synth: the synthetic trace's size, structure and determinism, checked
 // with SQL on the written databases, and the command's refusals.
-#include "parity/analyzer/profile/synth.hpp"
+#include "parity/analyzer/synth/synth.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

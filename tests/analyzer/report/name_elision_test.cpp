@@ -2,14 +2,14 @@
 // names that differ only near their end, or only in the middle of their
 // template arguments, stay distinct and keep their function name in text
 // tables of bounded width; Markdown, HTML (title) and JSON keep the whole name.
-#include "parity/analyzer/profile/name_elision.hpp"
+#include "parity/analyzer/report/name_elision.hpp"
 
 #include <catch2/catch.hpp>
 #include <set>
 #include <sstream>
 
-#include "parity/analyzer/profile/document.hpp"
 #include "parity/analyzer/profile/profile_report.hpp"
+#include "parity/analyzer/report/document.hpp"
 
 using namespace parity::analyzer;
 

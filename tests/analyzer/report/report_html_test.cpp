@@ -20,7 +20,7 @@ namespace {
 
 constexpr double kMs = 1e6;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// The chart limits of analyzer/src/profile/svg_charts.hpp (an internal header).
+// The chart limits of analyzer/trace/src/profile/svg_charts.hpp (an internal header).
 constexpr std::size_t kMaxStepBars = 600;
 constexpr std::size_t kMaxCommBars = 40;
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "parity/analyzer/profile/profile_report.hpp"
-#include "parity/analyzer/profile/synth.hpp"
+#include "parity/analyzer/synth/synth.hpp"
 
 namespace panels_test {
 

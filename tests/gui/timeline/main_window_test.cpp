@@ -12,7 +12,7 @@
 #include <QTest>
 #include <fstream>
 
-#include "parity/analyzer/profile/synth.hpp"
+#include "parity/analyzer/synth/synth.hpp"
 #include "qt_test_main.hpp"
 #include "timeline/timeline_widget.hpp"
 #include "timeline_trace.hpp"

@@ -10,7 +10,7 @@
 #include <QTest>
 #include <fstream>
 
-#include "parity/analyzer/profile/synth.hpp"
+#include "parity/analyzer/synth/synth.hpp"
 #include "parity/core/error.hpp"
 #include "qt_test_main.hpp"
 #include "timeline_trace.hpp"

@@ -1,0 +1,169 @@
+#include "parity/analyzer/compare/dump_compare.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+
+#include "parity/analyzer/compare/dump_pairing.hpp"
+#include "parity/analyzer/element_index.hpp"
+#include "parity/analyzer/report_format.hpp"
+
+namespace parity::analyzer {
+namespace {
+
+using importers::DumpRecord;
+using importers::TensorDump;
+
+// The checks that need no values: shapes, and dtype class.
+std::optional<std::string> layout_failure(const DumpRecord& a, const DumpRecord& b) {
+  if (a.shape != b.shape) {
+    std::string text = "shape " + importers::shape_to_string(a.shape) + " vs " +
+                       importers::shape_to_string(b.shape);
+    if (importers::checked_element_count(a.shape) == importers::checked_element_count(b.shape))
+      text += " (same element count)";
+    return text;
+  }
+  if (dtype_is_floating(a.dtype) != dtype_is_floating(b.dtype))
+    return "dtype " + std::string(dtype_name(a.dtype)) + " vs " + std::string(dtype_name(b.dtype));
+  return std::nullopt;
+}
+
+std::optional<std::string> value_failure(const TensorMetrics& m, const Tolerance& tolerance,
+                                         const std::vector<std::int64_t>& shape) {
+  if (m.nonfinite_mismatches > 0)
+    return "nan positions differ: " + std::to_string(m.nonfinite_mismatches) + " of " +
+           std::to_string(m.elements) + " elements, first at " +
+           element_index(m.first_nonfinite_mismatch, shape);
+  if (!m.all_close())
+    return "allclose: " + std::to_string(m.elements - m.within_tolerance) + " of " +
+           std::to_string(m.elements) + " elements outside " + to_string(tolerance) + ", max abs " +
+           format_number(m.max_abs_diff) + " at " + element_index(m.max_abs_index, shape);
+  return std::nullopt;
+}
+
+void compare_pair(const TensorDump& a, const TensorDump& b, RecordDiff& diff,
+                  std::atomic<std::uint64_t>& bytes) {
+  const DumpRecord& left = a.records()[*diff.a];
+  const DumpRecord& right = b.records()[*diff.b];
+  std::optional<std::string> failure = layout_failure(left, right);
+  if (!failure && left.file && right.file) {
+    const importers::NamedTensor x = a.read(left);
+    const importers::NamedTensor y = b.read(right);
+    bytes += x.data.size() + y.data.size();
+    diff.metrics = compare_tensors(x, y, diff.tolerance, /*equal_nan=*/true);
+    failure = value_failure(*diff.metrics, diff.tolerance, left.shape);
+  } else if (!failure) {
+    diff.stats =
+        compare_stats(record_statistics(a, left), record_statistics(b, right), diff.tolerance);
+    if (diff.stats->failure) failure = "statistics: " + *diff.stats->failure;
+  }
+  diff.status = failure ? RecordStatus::kMismatch : RecordStatus::kMatch;
+  diff.failure = failure.value_or("");
+}
+
+std::optional<std::size_t> first_mismatch(const DumpComparison& comparison,
+                                          std::string_view phase) {
+  for (std::size_t k = 0; k < comparison.diffs.size(); ++k) {
+    const RecordDiff& diff = comparison.diffs[k];
+    if (diff.status != RecordStatus::kMismatch) continue;
+    if (phase.empty() || comparison.records_a[*diff.a].phase == phase) return k;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view status_name(RecordStatus status) {
+  switch (status) {
+    case RecordStatus::kMatch:
+      return "match";
+    case RecordStatus::kMismatch:
+      return "mismatch";
+    case RecordStatus::kOnlyInA:
+      return "only in A";
+    case RecordStatus::kOnlyInB:
+      return "only in B";
+  }
+  return "?";
+}
+
+std::size_t DumpComparison::count(RecordStatus status) const {
+  return static_cast<std::size_t>(std::count_if(
+      diffs.begin(), diffs.end(), [status](const RecordDiff& d) { return d.status == status; }));
+}
+
+std::size_t DumpComparison::pairs() const {
+  return count(RecordStatus::kMatch) + count(RecordStatus::kMismatch);
+}
+
+std::size_t DumpComparison::statistics_only() const {
+  return static_cast<std::size_t>(std::count_if(
+      diffs.begin(), diffs.end(), [](const RecordDiff& d) { return d.stats.has_value(); }));
+}
+
+bool DumpComparison::passed() const {
+  return count(RecordStatus::kMismatch) == 0 && (pairs() > 0 || diffs.empty());
+}
+
+std::string DumpComparison::describe(const RecordDiff& diff) const {
+  if (!diff.a) return records_b[*diff.b].describe();
+  std::string text = records_a[*diff.a].describe();
+  if (diff.b && records_b[*diff.b].name != records_a[*diff.a].name)
+    text += " <-> " + records_b[*diff.b].name;
+  return text;
+}
+
+DumpComparison compare_dumps(const TensorDump& a, const TensorDump& b,
+                             const CompareOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const DumpPairing pairing = pair_dumps(a, b, options.map);
+  DumpComparison result;
+  result.path_a = a.dir().string();
+  result.path_b = b.dir().string();
+  result.manifest_a = a.has_manifest();
+  result.manifest_b = b.has_manifest();
+  result.pairing = pairing.method;
+  result.records_a = a.records();
+  result.records_b = b.records();
+
+  std::vector<const RecordPair*> pair_of_a(a.records().size(), nullptr);
+  for (const RecordPair& pair : pairing.pairs) pair_of_a[pair.a] = &pair;
+  std::vector<std::size_t> pending;  // indices into diffs of the pairs
+  result.diffs.reserve(a.records().size() + pairing.only_b.size());
+  for (std::size_t i = 0; i < a.records().size(); ++i) {
+    // Built in place: moving a RecordDiff trips GCC 12's -Wmaybe-uninitialized
+    // on the empty optional<StatsDiff>.
+    RecordDiff& diff = result.diffs.emplace_back();
+    diff.a = i;
+    if (const RecordPair* pair = pair_of_a[i]) {
+      diff.b = pair->b;
+      diff.paired_by = pair->how;
+      const DumpRecord& left = a.records()[i];
+      const DumpRecord& right = b.records()[pair->b];
+      diff.tolerance = options.tolerances.pick(left.name, right.name, left.dtype, right.dtype);
+      pending.push_back(result.diffs.size() - 1);
+    } else {
+      diff.status = RecordStatus::kOnlyInA;
+    }
+  }
+  for (const std::size_t j : pairing.only_b) {
+    RecordDiff& diff = result.diffs.emplace_back();
+    diff.status = RecordStatus::kOnlyInB;
+    diff.b = j;
+  }
+
+  std::atomic<std::uint64_t> bytes{0};
+  parallel_for(pending.size(), options.parallel,
+               [&](std::size_t k) { compare_pair(a, b, result.diffs[pending[k]], bytes); });
+  result.bytes_read = bytes;
+  const bool phases = result.has_phases();
+  result.first_forward = first_mismatch(result, phases ? "forward" : "");
+  if (phases) {
+    result.first_backward = first_mismatch(result, "backward");
+    result.first_update = first_mismatch(result, "update");
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace parity::analyzer
