@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 using namespace parity::analyzer;
-using parity::GradientBucket;
+using parity::profiler::GradientBucket;
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 using namespace parity::analyzer;
-using parity::GradientBucket;
+using parity::profiler::GradientBucket;
 
 TEST_CASE("the schedule runs the buckets from the last to the first, in order", "[unit]") {
   // Gradients ready in backward order: parameter 2 at 10, 1 at 20, 0 at 30.

@@ -9,7 +9,7 @@
 #include "parity/analyzer/tune/cost_table.hpp"
 
 using namespace parity::analyzer;
-using parity::GradientBucket;
+using parity::profiler::GradientBucket;
 
 namespace {
 

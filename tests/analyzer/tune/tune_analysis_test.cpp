@@ -74,7 +74,7 @@ TEST_CASE("the optimum is no worse than any other split, and each step time foll
   }
   CHECK(result.split("none").schedule.buckets.size() == 6);
   CHECK(result.split("one").split == "one");
-  CHECK(optimum.split == parity::end_index_text(optimum.buckets()));
+  CHECK(optimum.split == parity::profiler::end_index_text(optimum.buckets()));
   const std::vector<double> mib = result.split("one").bucket_mib();
   REQUIRE(mib.size() == 1);
   CHECK(mib[0] == Approx(7'304'000.0 / (1 << 20)));

@@ -9,7 +9,7 @@ namespace {
 
 using namespace parity::profiler;
 
-constexpr TrackId kMain = 1, kLane = 2, kCalibrationLane = 3;
+constexpr TrackId kMain = 1, kLane = 2, kCalibrationTrack = 3;
 enum Name : NameId {
   kEmpty,
   kMainName,
@@ -75,12 +75,12 @@ void write_rank(const std::filesystem::path& path, const Run& run, std::size_t r
   if (!run.split_meta.empty()) writer.set_meta("trainer.allreduce_split", run.split_meta);
   writer.add(TrackRow{kMain, TrackKind::kHostThread, kMainName, 100, 100, {}, {}});
   writer.add(TrackRow{kLane, TrackKind::kCollective, kLaneName, {}, {}, {}, {}});
-  writer.add(TrackRow{kCalibrationLane, TrackKind::kCollective, kCalibrationName, {}, {}, {}, {}});
+  writer.add(TrackRow{kCalibrationTrack, TrackKind::kCollective, kCalibrationName, {}, {}, {}, {}});
   // The sweep runs before step 0 (which starts at 0), one message after the other.
   std::int64_t sweep_at = -kStepPeriod;
   for (std::size_t k = 0; k < run.calibration_bytes.size(); ++k) {
     const std::int64_t bytes = run.calibration_bytes[k], cost = run.calibration_cost(bytes);
-    writer.add(CollectiveRow{kCalibrationLane, sweep_at, cost, CollectiveOp::kAllReduce, bytes,
+    writer.add(CollectiveRow{kCalibrationTrack, sweep_at, cost, CollectiveOp::kAllReduce, bytes,
                              "float32", std::int64_t(k), 0, 0, std::int64_t(rank), 0});
     sweep_at += cost;
   }

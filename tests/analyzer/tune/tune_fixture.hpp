@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 
 namespace tune_fixture {
 
@@ -23,7 +23,7 @@ struct Run {
   std::vector<std::vector<std::int64_t>> ready{
       {6'000'000, 5'000'000, 4'000'000, 3'000'000, 2'000'000, 1'000'000},
       {6'200'000, 4'800'000, 4'100'000, 3'300'000, 1'900'000, 1'200'000}};
-  std::vector<parity::GradientBucket> buckets{{0, 1}, {2, 3}, {4, 5}};
+  std::vector<parity::profiler::GradientBucket> buckets{{0, 1}, {2, 3}, {4, 5}};
   std::function<std::int64_t(std::int64_t bytes)> cost = [](std::int64_t bytes) {
     return 50'000 + bytes / 10;
   };

@@ -146,7 +146,7 @@ TEST_CASE("averaged gradients equal one process's on the concatenated batch, for
       }
       INFO("worst relative error " << worst);
       // One AllReduce per bucket, from the last bucket to the first.
-      const std::vector<parity::GradientBucket>& buckets = reducer.buckets();
+      const std::vector<parity::profiler::GradientBucket>& buckets = reducer.buckets();
       std::vector<std::size_t> expected_sizes;
       for (std::size_t b = buckets.size(); b-- > 0;)
         expected_sizes.push_back(reducer.bucket_bytes(b) / 4);

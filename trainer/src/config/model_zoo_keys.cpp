@@ -4,8 +4,8 @@
 #include <iterator>
 #include <sstream>
 
-#include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 
 namespace parity::trainer::model_zoo {
 namespace {
@@ -124,7 +124,8 @@ std::string fusion_split(const FoundKey& found) {
     text += (text.back() == '[' ? "" : ",") + std::to_string(index);
   }
   text += "]";
-  AllreduceSplit::parse(text, "config key 'all_reduce_fusion_config' (" + found.where + ")");
+  profiler::AllreduceSplit::parse(text,
+                                  "config key 'all_reduce_fusion_config' (" + found.where + ")");
   return text;
 }
 

@@ -10,8 +10,8 @@
 #include <variant>
 
 #include "model_zoo_keys.hpp"
-#include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 
 namespace parity::trainer {
 namespace {
@@ -345,7 +345,7 @@ void validate(const TrainConfig& c) {
   require(c.keep_checkpoint_max >= 1, "keep_checkpoint_max", "must be at least 1",
           c.keep_checkpoint_max);
   // Its indices are checked against the model's parameters when training starts.
-  AllreduceSplit::parse(c.allreduce_split, "config key 'allreduce_split'");
+  profiler::AllreduceSplit::parse(c.allreduce_split, "config key 'allreduce_split'");
   require(c.threads >= 0, "threads", "must not be negative", c.threads);
 }
 

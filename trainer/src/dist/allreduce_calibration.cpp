@@ -4,8 +4,8 @@
 #include <functional>
 #include <span>
 
-#include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 
 namespace parity::trainer {
 
@@ -30,7 +30,7 @@ struct TimedReduce {
 CalibrationSweep sweep(profiler::Recorder& recorder, const std::vector<std::uint64_t>& sizes,
                        std::span<float> messages,
                        const std::function<TimedReduce(std::span<float>)>& reduce) {
-  const profiler::NameId lane = profiler::intern(kCalibrationLane);
+  const profiler::NameId lane = profiler::intern(profiler::kCalibrationLane);
   const auto began = std::chrono::steady_clock::now();
   CalibrationSweep result;
   for (std::size_t index = 0; index < sizes.size(); ++index)

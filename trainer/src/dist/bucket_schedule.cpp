@@ -6,12 +6,13 @@
 
 namespace parity::trainer {
 
-BucketSchedule::BucketSchedule(std::vector<GradientBucket> buckets, std::size_t parameter_count)
+BucketSchedule::BucketSchedule(std::vector<profiler::GradientBucket> buckets,
+                               std::size_t parameter_count)
     : buckets_(std::move(buckets)) {
   bucket_of_.assign(parameter_count, 0);
   std::uint32_t expected_first = 0;
   for (std::size_t b = 0; b < buckets_.size(); ++b) {
-    const GradientBucket& bucket = buckets_[b];
+    const profiler::GradientBucket& bucket = buckets_[b];
     if (bucket.first != expected_first || bucket.last < bucket.first ||
         bucket.last >= parameter_count)
       throw Error("gradient bucket " + std::to_string(b) + " (parameters " +
@@ -56,10 +57,11 @@ std::vector<std::uint32_t> BucketSchedule::release_ready() {
   return released;
 }
 
-std::vector<std::span<float>> bucket_messages(const std::vector<std::span<float>>& gradients,
-                                              const std::vector<GradientBucket>& buckets) {
+std::vector<std::span<float>> bucket_messages(
+    const std::vector<std::span<float>>& gradients,
+    const std::vector<profiler::GradientBucket>& buckets) {
   std::vector<std::span<float>> messages;
-  for (const GradientBucket& bucket : buckets) {
+  for (const profiler::GradientBucket& bucket : buckets) {
     float* begin = gradients.at(bucket.first).data();
     float* end = gradients.at(bucket.last).data() + gradients[bucket.last].size();
     messages.emplace_back(begin, static_cast<std::size_t>(end - begin));

@@ -29,10 +29,10 @@ std::vector<std::uint64_t> parameter_bytes(const std::vector<Parameter>& paramet
 
 }  // namespace
 
-std::vector<GradientBucket> gradient_buckets(const std::string& split,
-                                             const std::vector<Parameter>& parameters) {
+std::vector<profiler::GradientBucket> gradient_buckets(const std::string& split,
+                                                       const std::vector<Parameter>& parameters) {
   const std::string where = "config key 'allreduce_split'";
-  return AllreduceSplit::parse(split, where).buckets(parameter_bytes(parameters), where);
+  return profiler::AllreduceSplit::parse(split, where).buckets(parameter_bytes(parameters), where);
 }
 
 std::uint64_t gradient_bytes(const std::vector<Parameter>& parameters) {

@@ -4,7 +4,7 @@ namespace parity::trainer {
 
 DeviceGradientReducer::DeviceGradientReducer(DeviceCollectives& collectives, Backend& backend,
                                              const std::vector<Parameter>& parameters,
-                                             std::vector<GradientBucket> buckets,
+                                             std::vector<profiler::GradientBucket> buckets,
                                              profiler::Recorder* recorder)
     : collectives_(collectives),
       recorder_(recorder),

@@ -4,7 +4,8 @@ namespace parity::trainer {
 
 GradientReducer::GradientReducer(Communicator& communicator, Backend& backend,
                                  const std::vector<Parameter>& parameters,
-                                 std::vector<GradientBucket> buckets, profiler::Recorder* recorder)
+                                 std::vector<profiler::GradientBucket> buckets,
+                                 profiler::Recorder* recorder)
     : communicator_(communicator),
       recorder_(recorder),
       schedule_(std::move(buckets), parameters.size()) {

@@ -3,7 +3,7 @@
 
 #include <iomanip>
 
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 #include "parity/trainer/dist/allreduce_calibration.hpp"
 #include "parity/trainer/dist/data_parallel.hpp"
 #include "parity/trainer/dist/device_gradient_reducer.hpp"
@@ -35,7 +35,8 @@ RankLink join_ranks(const TrainConfig& config, Communicator& communicator, Backe
                     CaptureWindow& window, std::ostream& log) {
   broadcast_state(communicator, backend, state);
   const std::vector<Parameter>& parameters = state.parameters;
-  std::vector<GradientBucket> buckets = gradient_buckets(config.allreduce_split, parameters);
+  std::vector<profiler::GradientBucket> buckets =
+      gradient_buckets(config.allreduce_split, parameters);
   std::string library = communicator.describe();
   RankLink link;
   if (config.device_target == DeviceTarget::kGpu) {
@@ -48,7 +49,8 @@ RankLink join_ranks(const TrainConfig& config, Communicator& communicator, Backe
                                                      std::move(buckets), recorder);
   }
   log << "data parallel: " << library << ", " << link.reducer->buckets().size()
-      << " gradient buckets (" << end_index_text(link.reducer->buckets()) << ")" << std::endl;
+      << " gradient buckets (" << profiler::end_index_text(link.reducer->buckets()) << ")"
+      << std::endl;
   if (recorder) calibrate(link, communicator, state, *recorder, window, log);
   return link;
 }

@@ -1,7 +1,7 @@
 // A training run's trace: opening it and describing the run in it (run_trace.hpp).
 #include "run_trace.hpp"
 
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 #include "parity/trainer/dist/data_parallel.hpp"
 
 namespace parity::trainer {
@@ -38,8 +38,8 @@ void describe_trace(profiler::Recorder& recorder, const TrainConfig& config, Bac
   recorder.set_meta("trainer.model", std::string(name_of(config.net_name)));
   if (reducer) {
     recorder.set_meta("trainer.allreduce_split",
-                      AllreduceSplit::parse(config.allreduce_split, "").text());
-    recorder.set_meta("trainer.allreduce_buckets", end_index_text(reducer->buckets()));
+                      profiler::AllreduceSplit::parse(config.allreduce_split, "").text());
+    recorder.set_meta("trainer.allreduce_buckets", profiler::end_index_text(reducer->buckets()));
   }
   recorder.set_meta("trainer.backend", backend.describe());
   recorder.set_meta("trainer.batch_size", std::to_string(config.batch_size));

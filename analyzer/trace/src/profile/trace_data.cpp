@@ -4,8 +4,8 @@
 #include <charconv>
 
 #include "parity/analyzer/parallel_for.hpp"
-#include "parity/core/allreduce_split.hpp"
 #include "parity/core/error.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 #include "parity/profiler/schema/select.hpp"
 #include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
@@ -130,7 +130,9 @@ void load_queue_samples(Database& db, TraceData& trace) {
 // first step is for the AllReduce tuner, not part of any step.
 void load_collectives(Database& db, TraceData& trace) {
   schema::for_each<kTrainingCollectives>(
-      db, "WHERE IFNULL(s.text, '') <> '" + std::string(kCalibrationLane) + "' ORDER BY c.start_ns",
+      db,
+      "WHERE IFNULL(s.text, '') <> '" + std::string(profiler::kCalibrationLane) +
+          "' ORDER BY c.start_ns",
       [&](const CollectiveRow& row) {
         TraceCollective collective;
         collective.track = row.track;

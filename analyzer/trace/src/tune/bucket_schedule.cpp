@@ -88,7 +88,8 @@ double done_ns(const GradientProfile& profile, LaneState state) {
   return wall_time_after(state, profile.compute_end_ns());
 }
 
-Schedule simulate_schedule(const GradientProfile& profile, std::span<const GradientBucket> buckets,
+Schedule simulate_schedule(const GradientProfile& profile,
+                           std::span<const profiler::GradientBucket> buckets,
                            const AllreduceCost& cost) {
   Schedule schedule;
   schedule.buckets.resize(buckets.size());

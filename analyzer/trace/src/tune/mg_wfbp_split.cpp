@@ -21,13 +21,14 @@
 
 namespace parity::analyzer {
 
-std::vector<GradientBucket> mg_wfbp_split(const GradientProfile& profile,
-                                          const AllreduceCost& cost) {
+std::vector<profiler::GradientBucket> mg_wfbp_split(const GradientProfile& profile,
+                                                    const AllreduceCost& cost) {
   const std::size_t n = profile.ready_ns.size();
   if (n == 0) return {};
-  std::vector<GradientBucket> backward;  // the groups, last parameters first
+  std::vector<profiler::GradientBucket> backward;  // the groups, last parameters first
   LaneState lane;
-  GradientBucket group{static_cast<std::uint32_t>(n - 1), static_cast<std::uint32_t>(n - 1)};
+  profiler::GradientBucket group{static_cast<std::uint32_t>(n - 1),
+                                 static_cast<std::uint32_t>(n - 1)};
   double group_ready = profile.ready_ns[n - 1];
   auto group_bytes = static_cast<double>(profile.bytes[n - 1]);
   const auto reduce = [&](double ready, double bytes) {

@@ -145,8 +145,8 @@ const State& best_final(const GradientProfile& profile, const std::vector<State>
 
 }  // namespace
 
-std::vector<GradientBucket> optimal_split(const GradientProfile& profile,
-                                          const AllreduceCost& cost) {
+std::vector<profiler::GradientBucket> optimal_split(const GradientProfile& profile,
+                                                    const AllreduceCost& cost) {
   const std::size_t n = profile.ready_ns.size();
   if (n == 0) return {};
   const BucketTable table(profile, cost);
@@ -176,7 +176,7 @@ std::vector<GradientBucket> optimal_split(const GradientProfile& profile,
     }
   }
   prune(fronts[0], exact, classes, slack);
-  std::vector<GradientBucket> buckets;
+  std::vector<profiler::GradientBucket> buckets;
   for (State state = best_final(profile, fronts[0]); state.buckets > 0;) {
     const std::size_t first = buckets.empty() ? 0 : buckets.back().last + 1;
     buckets.push_back({static_cast<std::uint32_t>(first), state.from - 1});

@@ -17,7 +17,7 @@ using profiler::GradReadyRow;
 using profiler::RangeRow;
 using profiler::TraceReader;
 
-// An allreduce with the name of its lane (kCalibrationLane for the sweep).
+// An allreduce with the name of its lane (profiler::kCalibrationLane for the sweep).
 struct LaneAllreduce : CollectiveRow {
   std::string lane;
 };
@@ -115,7 +115,8 @@ void load_allreduces(TraceReader& reader, RankTrace& trace) {
             allreduce.bytes,
             allreduce.start_ns,
             std::max<std::int64_t>(0, allreduce.dur_ns)};
-        (allreduce.lane == kCalibrationLane ? trace.calibration : trace.allreduces).push_back(row);
+        (allreduce.lane == profiler::kCalibrationLane ? trace.calibration : trace.allreduces)
+            .push_back(row);
       });
 }
 

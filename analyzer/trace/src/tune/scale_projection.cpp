@@ -7,9 +7,11 @@
 namespace parity::analyzer {
 
 std::vector<ScalePoint> project_scaling(const GradientProfile& profile, const CostModel& cost) {
-  const std::vector<GradientBucket> ddp = AllreduceSplit::parse(kDdpDefaultSplit, "DDP's default")
-                                              .buckets(profile.bytes, "DDP's default");
-  const auto added = [&](std::span<const GradientBucket> buckets, const AllreduceCost& at) {
+  const std::vector<profiler::GradientBucket> ddp =
+      profiler::AllreduceSplit::parse(kDdpDefaultSplit, "DDP's default")
+          .buckets(profile.bytes, "DDP's default");
+  const auto added = [&](std::span<const profiler::GradientBucket> buckets,
+                         const AllreduceCost& at) {
     return simulate_schedule(profile, buckets, at).done_ns - profile.compute_end_ns();
   };
   std::vector<ScalePoint> points;

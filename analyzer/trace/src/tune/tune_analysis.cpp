@@ -104,15 +104,16 @@ ContentionFit fit_backward_contention(TuneInput& input) {
   return fit;
 }
 
-std::vector<GradientBucket> buckets_of(const std::string& split, const GradientProfile& profile,
-                                       const std::string& where) {
-  return AllreduceSplit::parse(split, where).buckets(profile.bytes, where);
+std::vector<profiler::GradientBucket> buckets_of(const std::string& split,
+                                                 const GradientProfile& profile,
+                                                 const std::string& where) {
+  return profiler::AllreduceSplit::parse(split, where).buckets(profile.bytes, where);
 }
 
 }  // namespace
 
-std::vector<GradientBucket> SplitPrediction::buckets() const {
-  std::vector<GradientBucket> buckets;
+std::vector<profiler::GradientBucket> SplitPrediction::buckets() const {
+  std::vector<profiler::GradientBucket> buckets;
   for (const BucketTiming& timing : schedule.buckets) buckets.push_back(timing.bucket);
   return buckets;
 }
@@ -161,7 +162,7 @@ TuneResult tune_allreduce(TuneInput input, const TuneOptions& options) {
   const double current_backward =
       simulate_schedule(profile, result.input.traced_buckets, cost).backward_ns;
   const auto add = [&](std::string name, std::string split,
-                       const std::vector<GradientBucket>& buckets) {
+                       const std::vector<profiler::GradientBucket>& buckets) {
     Schedule schedule = simulate_schedule(profile, buckets, cost);
     const double step = result.input.step_ns - measured_wait + schedule.wait_ns +
                         (schedule.backward_ns - current_backward);
@@ -178,10 +179,10 @@ TuneResult tune_allreduce(TuneInput input, const TuneOptions& options) {
     add("asked", split, buckets_of(split, profile, "--predict " + split));
   const GradientProfile& searched =
       options.objective == SplitObjective::kStep ? profile : traced_profile;
-  const std::vector<GradientBucket> greedy = mg_wfbp_split(searched, cost);
-  add("mg-wfbp", end_index_text(greedy), greedy);
-  const std::vector<GradientBucket> optimum = optimal_split(searched, cost);
-  add("optimum", end_index_text(optimum), optimum);
+  const std::vector<profiler::GradientBucket> greedy = mg_wfbp_split(searched, cost);
+  add("mg-wfbp", profiler::end_index_text(greedy), greedy);
+  const std::vector<profiler::GradientBucket> optimum = optimal_split(searched, cost);
+  add("optimum", profiler::end_index_text(optimum), optimum);
   note_extrapolation(result.splits.back(), result.cost, result.input.notes);
   if (options.simulate) result.projection = project_scaling(searched, result.cost);
   return result;

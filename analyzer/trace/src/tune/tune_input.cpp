@@ -101,12 +101,12 @@ std::vector<std::uint64_t> parameter_bytes(const RankTrace& trace, std::int64_t 
   return bytes;
 }
 
-std::vector<GradientBucket> traced_buckets(const RankTrace& trace, const RankSteps& steps,
-                                           std::int64_t step) {
-  std::vector<GradientBucket> buckets;
+std::vector<profiler::GradientBucket> traced_buckets(const RankTrace& trace, const RankSteps& steps,
+                                                     std::int64_t step) {
+  std::vector<profiler::GradientBucket> buckets;
   for (const BucketAllreduce* row : steps.allreduces.at(step)) buckets.push_back(row->bucket);
   std::uint32_t next = 0;
-  for (const GradientBucket& bucket : buckets) {
+  for (const profiler::GradientBucket& bucket : buckets) {
     if (bucket.first != next)
       throw Error(
           "the AllReduce buckets do not cover the parameters one after another: a bucket "
@@ -201,17 +201,18 @@ void measured_times(const std::vector<RankTrace>& traces, const std::vector<Rank
 
 void check_split_meta(const RankTrace& trace, TuneInput& input) {
   if (!trace.split) {
-    input.traced_split = end_index_text(input.traced_buckets);
+    input.traced_split = profiler::end_index_text(input.traced_buckets);
     return;
   }
   input.traced_split = *trace.split;
   const std::string where = trace.path + ": meta trainer.allreduce_split";
-  const std::vector<GradientBucket> expected =
-      AllreduceSplit::parse(*trace.split, where).buckets(input.profile.bytes, where);
+  const std::vector<profiler::GradientBucket> expected =
+      profiler::AllreduceSplit::parse(*trace.split, where).buckets(input.profile.bytes, where);
   if (expected != input.traced_buckets)
     input.notes.push_back("meta trainer.allreduce_split is " + *trace.split + ", which gives " +
-                          end_index_text(expected) + ", but the traced AllReduces used " +
-                          end_index_text(input.traced_buckets) + ": the traced buckets are used");
+                          profiler::end_index_text(expected) + ", but the traced AllReduces used " +
+                          profiler::end_index_text(input.traced_buckets) +
+                          ": the traced buckets are used");
 }
 
 }  // namespace

@@ -153,7 +153,7 @@ void answer_section(const TuneResult& result, Document& doc) {
   doc.heading("Answer", 2, "answer");
   doc.fields({{"MG-WFBP greedy merge", "--set allreduce_split=" + result.split("mg-wfbp").split}});
   const SplitPrediction& optimum = result.split("optimum");
-  const std::vector<GradientBucket> buckets = optimum.buckets();
+  const std::vector<profiler::GradientBucket> buckets = optimum.buckets();
   doc.paragraph(std::string("optimum (") +
                 (result.objective == SplitObjective::kStep ? "least modelled step time"
                                                            : "least exposed communication") +
@@ -163,10 +163,10 @@ void answer_section(const TuneResult& result, Document& doc) {
                 format_duration(optimum.step_ns));
   doc.fields({{"parity-train", "--set allreduce_split=" + optimum.split},
               {"MindSpore, segment ends",
-               "all_reduce_fusion_config=" + index_list(end_index_text(buckets)) +
+               "all_reduce_fusion_config=" + index_list(profiler::end_index_text(buckets)) +
                    "  (the seeds' reading)"},
               {"MindSpore, split points",
-               "all_reduce_fusion_config=" + index_list(split_point_text(buckets))},
+               "all_reduce_fusion_config=" + index_list(profiler::split_point_text(buckets))},
               {"DDP bucket sizes (MiB, last bucket first)", mib_list(optimum.bucket_mib())}});
 }
 

@@ -13,7 +13,7 @@ json optional_number(const std::optional<double>& value) {
 }
 
 json split_json(const SplitPrediction& prediction) {
-  const std::vector<GradientBucket> buckets = prediction.buckets();
+  const std::vector<profiler::GradientBucket> buckets = prediction.buckets();
   return {{"name", prediction.name},
           {"split", prediction.split},
           {"buckets", buckets.size()},
@@ -21,10 +21,10 @@ json split_json(const SplitPrediction& prediction) {
           {"wait_ns", json_number(prediction.wait_ns)},
           {"backward_ns", json_number(prediction.schedule.backward_ns)},
           {"step_ns", json_number(prediction.step_ns)},
-          {"index", end_index_text(buckets)},
-          {"split_points", split_point_text(buckets)},
+          {"index", profiler::end_index_text(buckets)},
+          {"split_points", profiler::split_point_text(buckets)},
           {"bucket_mib", prediction.bucket_mib()},
-          {"set", "allreduce_split=" + end_index_text(buckets)}};
+          {"set", "allreduce_split=" + profiler::end_index_text(buckets)}};
 }
 
 json table_json(const CostTable& table) {
@@ -110,7 +110,7 @@ json tune_json(const TuneResult& result) {
                               ? json_number(point.gain_ns() / point.ddp_added_ns * 100.0)
                               : json(nullptr)},
          {"optimum_buckets", point.optimum.size()},
-         {"optimum_split", end_index_text(point.optimum)}});
+         {"optimum_split", profiler::end_index_text(point.optimum)}});
   return {{"traces", input.paths},
           {"world_size", input.world_size},
           {"ranks", result.ranks},

@@ -77,7 +77,7 @@ struct TrainConfig {
   bool deterministic = false;  // pin the thread count: bit-reproducible runs and resumes
 
   // Data parallel (under mpirun): how gradients are grouped into AllReduce
-  // buckets, in any form of parity/core/allreduce_split.hpp.
+  // buckets, in any form of parity/profiler/allreduce_split.hpp.
   std::string allreduce_split = "mb:25";
 };
 

@@ -3,7 +3,7 @@
 // 512 B, 1 KiB, ... (x2: costs jump where messages outgrow a cache) below the
 // model's gradient bytes and of the gradient bytes themselves, three times
 // each, and traces them on the
-// `allreduce_calibration` lane (kCalibrationLane). `parity tune-allreduce`
+// `allreduce_calibration` lane (profiler::kCalibrationLane). `parity tune-allreduce`
 // reads them as the idle cost of every message size a bucket can have; the
 // buckets of a training step measure only their own sizes, and mostly while
 // backward competes with them for the cores.

@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 #include "parity/trainer/backend/backend.hpp"
 #include "parity/trainer/nn/module.hpp"
 
@@ -19,9 +19,9 @@ namespace parity::trainer {
 class BucketSchedule {
  public:
   // Throws parity::Error unless the buckets cover parameters 0..count-1 in order.
-  BucketSchedule(std::vector<GradientBucket> buckets, std::size_t parameter_count);
+  BucketSchedule(std::vector<profiler::GradientBucket> buckets, std::size_t parameter_count);
 
-  const std::vector<GradientBucket>& buckets() const { return buckets_; }
+  const std::vector<profiler::GradientBucket>& buckets() const { return buckets_; }
   std::uint32_t bucket_of(std::uint32_t parameter) const { return bucket_of_.at(parameter); }
 
   // Parameter `parameter`'s gradient is ready: the buckets this releases, in order.
@@ -34,7 +34,7 @@ class BucketSchedule {
  private:
   std::vector<std::uint32_t> release_ready();
 
-  std::vector<GradientBucket> buckets_;
+  std::vector<profiler::GradientBucket> buckets_;
   std::vector<std::uint32_t> bucket_of_;  // parameter index -> bucket
   std::vector<std::uint32_t> pending_;    // per bucket: gradients not yet ready this step
   std::int64_t next_release_ = -1;        // the next bucket to release
@@ -44,7 +44,7 @@ class BucketSchedule {
 // (Backend::contiguous_gradients, in parameter order) lies in: one message
 // per bucket, host or device memory as the backend keeps it.
 std::vector<std::span<float>> bucket_messages(const std::vector<std::span<float>>& gradients,
-                                              const std::vector<GradientBucket>& buckets);
+                                              const std::vector<profiler::GradientBucket>& buckets);
 
 // What the training loop asks of a data-parallel reducer, whichever library
 // it reduces with.
@@ -55,7 +55,7 @@ class StepReducer : public GradientHook {
   // Main thread, after backward: reduces the buckets still waiting (a
   // gradient backward never wrote), waits for all, and readies the next step.
   virtual void finish_step() = 0;
-  virtual const std::vector<GradientBucket>& buckets() const = 0;
+  virtual const std::vector<profiler::GradientBucket>& buckets() const = 0;
 };
 
 }  // namespace parity::trainer

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 #include "parity/trainer/backend/backend.hpp"
 #include "parity/trainer/dist/communicator.hpp"
 #include "parity/trainer/nn/module.hpp"
@@ -19,8 +19,8 @@ namespace parity::trainer {
 void broadcast_state(Communicator& communicator, Backend& backend, const ModelState& state);
 
 // The buckets of `split` (an allreduce_split value) for these parameters.
-std::vector<GradientBucket> gradient_buckets(const std::string& split,
-                                             const std::vector<Parameter>& parameters);
+std::vector<profiler::GradientBucket> gradient_buckets(const std::string& split,
+                                                       const std::vector<Parameter>& parameters);
 
 // The bytes of all the parameters' float32 gradients.
 std::uint64_t gradient_bytes(const std::vector<Parameter>& parameters);

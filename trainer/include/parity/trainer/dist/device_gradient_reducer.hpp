@@ -29,14 +29,17 @@ class DeviceGradientReducer final : public StepReducer {
   // `parameters` in forward (registration) order, as ModelState lists them.
   DeviceGradientReducer(DeviceCollectives& collectives, Backend& backend,
                         const std::vector<Parameter>& parameters,
-                        std::vector<GradientBucket> buckets, profiler::Recorder* recorder);
+                        std::vector<profiler::GradientBucket> buckets,
+                        profiler::Recorder* recorder);
 
   void gradient_ready(const Parameter& parameter) override;
   bool records_ready_times() const override { return recorder_ != nullptr; }
   void end_backward() override;
   // Throws parity::Error when a collective failed.
   void finish_step() override;
-  const std::vector<GradientBucket>& buckets() const override { return schedule_.buckets(); }
+  const std::vector<profiler::GradientBucket>& buckets() const override {
+    return schedule_.buckets();
+  }
 
  private:
   void queue(const std::vector<std::uint32_t>& released, std::uint32_t mark);

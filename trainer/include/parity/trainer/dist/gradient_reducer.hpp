@@ -1,5 +1,5 @@
 // GradientReducer: averages the gradients of every rank during backward, in
-// buckets (see parity/core/allreduce_split.hpp), over a host Communicator
+// buckets (see parity/profiler/allreduce_split.hpp), over a host Communicator
 // (MPI). A bucket's AllReduce starts on the reducer's communication thread as
 // soon as BucketSchedule releases it, so it overlaps the rest of backward.
 // Every bucket is a collective row of the trace (bucket, parameter range,
@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 #include "parity/trainer/dist/bucket_schedule.hpp"
 #include "parity/trainer/dist/communicator.hpp"
 #include "parity/trainer/nn/module.hpp"
@@ -28,8 +28,8 @@ class GradientReducer final : public StepReducer {
  public:
   // `parameters` in forward (registration) order, as ModelState lists them.
   GradientReducer(Communicator& communicator, Backend& backend,
-                  const std::vector<Parameter>& parameters, std::vector<GradientBucket> buckets,
-                  profiler::Recorder* recorder);
+                  const std::vector<Parameter>& parameters,
+                  std::vector<profiler::GradientBucket> buckets, profiler::Recorder* recorder);
   ~GradientReducer() override;
   GradientReducer(const GradientReducer&) = delete;
   GradientReducer& operator=(const GradientReducer&) = delete;
@@ -39,7 +39,9 @@ class GradientReducer final : public StepReducer {
   // Rethrows a failure of the communication thread.
   void finish_step() override;
 
-  const std::vector<GradientBucket>& buckets() const override { return schedule_.buckets(); }
+  const std::vector<profiler::GradientBucket>& buckets() const override {
+    return schedule_.buckets();
+  }
   std::uint64_t bucket_bytes(std::size_t bucket) const { return messages_[bucket].size_bytes(); }
 
  private:

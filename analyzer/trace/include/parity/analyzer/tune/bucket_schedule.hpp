@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "parity/analyzer/tune/contention_loss.hpp"
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 
 namespace parity::analyzer {
 
@@ -103,7 +103,7 @@ double wall_time_after(LaneState state, double progress_ns);
 double done_ns(const GradientProfile& profile, LaneState state);
 
 struct BucketTiming {
-  GradientBucket bucket;
+  profiler::GradientBucket bucket;
   std::uint64_t bytes = 0;
   double ready_ns = 0, start_ns = 0, end_ns = 0;  // wall times
 };
@@ -115,7 +115,8 @@ struct Schedule {
 };
 
 // `buckets` must cover the profile's parameters contiguously, in forward order.
-Schedule simulate_schedule(const GradientProfile& profile, std::span<const GradientBucket> buckets,
+Schedule simulate_schedule(const GradientProfile& profile,
+                           std::span<const profiler::GradientBucket> buckets,
                            const AllreduceCost& cost);
 
 }  // namespace parity::analyzer

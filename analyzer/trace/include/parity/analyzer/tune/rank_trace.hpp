@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 
 namespace parity::analyzer {
 
@@ -28,7 +28,7 @@ struct GradientReady {
 
 struct BucketAllreduce {
   std::int64_t step = 0;
-  GradientBucket bucket;
+  profiler::GradientBucket bucket;
   std::int64_t bytes = 0, start_ns = 0, dur_ns = 0;
 };
 

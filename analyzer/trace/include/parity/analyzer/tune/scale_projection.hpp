@@ -18,7 +18,7 @@ struct ScalePoint {
   std::int64_t ranks = 0;
   AllreduceAlgorithm algorithm = AllreduceAlgorithm::kRing;
   double ddp_added_ns = 0, optimum_added_ns = 0;
-  std::vector<GradientBucket> optimum;
+  std::vector<profiler::GradientBucket> optimum;
   double gain_ns() const { return ddp_added_ns - optimum_added_ns; }
 };
 

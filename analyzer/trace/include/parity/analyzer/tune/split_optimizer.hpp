@@ -16,9 +16,9 @@
 
 namespace parity::analyzer {
 
-std::vector<GradientBucket> optimal_split(const GradientProfile& profile,
-                                          const AllreduceCost& cost);
-std::vector<GradientBucket> mg_wfbp_split(const GradientProfile& profile,
-                                          const AllreduceCost& cost);
+std::vector<profiler::GradientBucket> optimal_split(const GradientProfile& profile,
+                                                    const AllreduceCost& cost);
+std::vector<profiler::GradientBucket> mg_wfbp_split(const GradientProfile& profile,
+                                                    const AllreduceCost& cost);
 
 }  // namespace parity::analyzer

@@ -48,7 +48,7 @@ struct SplitPrediction {
   std::string split;  // as the trainer's allreduce_split spells it
   Schedule schedule;
   double wait_ns = 0, step_ns = 0;
-  std::vector<GradientBucket> buckets() const;  // forward order
+  std::vector<profiler::GradientBucket> buckets() const;  // forward order
   // Each bucket's size in MiB, last bucket first: DDP's order, and its unit
   // of bucket_cap_mb.
   std::vector<double> bucket_mib() const;

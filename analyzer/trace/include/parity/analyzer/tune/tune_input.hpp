@@ -38,7 +38,8 @@ struct TuneInput {
   // Every rank's backward in every step used, and those of the runs added
   // with add_cost_runs: what the contention fit reads.
   std::vector<BackwardRecord> backward, other_backward;
-  std::vector<GradientBucket> traced_buckets;  // the split the run used, from its AllReduces
+  std::vector<profiler::GradientBucket>
+      traced_buckets;        // the split the run used, from its AllReduces
   std::string traced_split;  // meta trainer.allreduce_split, else the buckets' index form
   std::vector<AllreduceSample> samples;          // one per step and bucket
   std::vector<AllreduceSample> busy_samples;     // of those, the ones during backward

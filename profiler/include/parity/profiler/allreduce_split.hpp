@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-namespace parity {
+namespace parity::profiler {
 
 struct GradientBucket {
   std::uint32_t first = 0, last = 0;  // inclusive parameter indices, forward order
@@ -75,4 +75,4 @@ std::vector<GradientBucket> size_capped_buckets(
 std::string end_index_text(std::span<const GradientBucket> buckets);
 std::string split_point_text(std::span<const GradientBucket> buckets);
 
-}  // namespace parity
+}  // namespace parity::profiler

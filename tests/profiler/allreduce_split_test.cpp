@@ -1,4 +1,4 @@
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
@@ -6,8 +6,8 @@
 
 #include "parity/core/error.hpp"
 
-using parity::AllreduceSplit;
-using parity::GradientBucket;
+using parity::profiler::AllreduceSplit;
+using parity::profiler::GradientBucket;
 
 namespace {
 
@@ -44,10 +44,10 @@ TEST_CASE("the seeds' [85,160] reads as inclusive ends or as split points, never
 
 TEST_CASE("end-index and split-point texts of a split read back to the same buckets", "[unit]") {
   const std::vector<GradientBucket> buckets{{0, 85}, {86, 120}, {121, 160}};
-  CHECK(parity::end_index_text(buckets) == "index:[85,120,160]");
-  CHECK(parity::split_point_text(buckets) == "split:[86,121,161]");
-  CHECK(buckets_of(parity::end_index_text(buckets), 161) == buckets);
-  CHECK(buckets_of(parity::split_point_text(buckets), 161) == buckets);
+  CHECK(parity::profiler::end_index_text(buckets) == "index:[85,120,160]");
+  CHECK(parity::profiler::split_point_text(buckets) == "split:[86,121,161]");
+  CHECK(buckets_of(parity::profiler::end_index_text(buckets), 161) == buckets);
+  CHECK(buckets_of(parity::profiler::split_point_text(buckets), 161) == buckets);
 }
 
 TEST_CASE("none and one are the two extremes", "[unit]") {
@@ -60,7 +60,7 @@ TEST_CASE("size caps follow DDP: backwards from the last parameter, 1 MiB first"
   const std::uint64_t mib = 1u << 20;
   // Sizes in forward order; DDP walks 5, 4, 3, ... and closes at >= the cap.
   const std::vector<std::uint64_t> sizes{mib, mib, 3 * mib, mib / 2, mib / 2, 2 * mib};
-  CHECK(parity::size_capped_buckets(sizes, 2 * mib) ==
+  CHECK(parity::profiler::size_capped_buckets(sizes, 2 * mib) ==
         std::vector<GradientBucket>{{0, 1}, {2, 4}, {5, 5}});
   const auto ddp = AllreduceSplit::parse("ddp", "k");
   CHECK(ddp.text() == "mb:25");

@@ -1,4 +1,4 @@
-#include "parity/core/allreduce_split.hpp"
+#include "parity/profiler/allreduce_split.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "parity/core/error.hpp"
 
-namespace parity {
+namespace parity::profiler {
 namespace {
 
 constexpr const char* kForms =
@@ -208,4 +208,4 @@ std::string split_point_text(std::span<const GradientBucket> buckets) {
   return "split:" + index_list_text(points);
 }
 
-}  // namespace parity
+}  // namespace parity::profiler
