@@ -6,10 +6,32 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
+#include <string>
 
 namespace parity::cli {
 
 using Run = std::function<int()>;
+
+// A subcommand and the options CLI11 parses into. The options live in a
+// shared_ptr because parsing writes them after registration returns, and the
+// run, which reads them, outlives both.
+template <class Options>
+struct Subcommand {
+  CLI::App* command;
+  std::shared_ptr<Options> options;
+};
+
+template <class Options>
+Subcommand<Options> add_subcommand(CLI::App& app, const std::string& name,
+                                   const std::string& description) {
+  return {app.add_subcommand(name, description), std::make_shared<Options>()};
+}
+
+// Makes `body` what `parity` runs once CLI11 has chosen `command`.
+inline void when_chosen(CLI::App* command, Run& run, Run body) {
+  command->callback([&run, body = std::move(body)] { run = body; });
+}
 
 void add_info_command(CLI::App& app, Run& run);
 void add_export_command(CLI::App& app, Run& run);

@@ -1,7 +1,5 @@
 // `parity compare A B`: the first tensor, in execution order, where two
 // tensor dumps part ways.
-#include <memory>
-
 #include "commands.hpp"
 #include "parity/analyzer/compare/compare_report.hpp"
 #include "parity/analyzer/compare/dump_compare.hpp"
@@ -19,9 +17,8 @@ void add_compare_command(CLI::App& app, Run& run) {
     unsigned threads = 0;
     bool all = false;
   };
-  auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "compare",
+  const auto [command, options] = add_subcommand<Options>(
+      app, "compare",
       "Compare two tensor dumps (parity-train --dump, samples/torch/dump_reference.py, or plain "
       "directories of .npy files) and name the first tensor, in forward and in backward order, "
       "where they part ways. Exit code 0 when every paired tensor matches (records with no "
@@ -48,23 +45,21 @@ void add_compare_command(CLI::App& app, Run& run) {
   command->add_flag("--all", options->all,
                     "List every pair and every record with no counterpart, not only the mismatches "
                     "(text, md and html; the other formats always list every pair)");
-  command->callback([&run, options] {
-    run = [options] {
-      analyzer::CompareOptions compare_options;
-      compare_options.map = options->map;
-      compare_options.tolerances = options->tolerances.rules();
-      compare_options.parallel.threads = options->threads;
-      const auto a = importers::TensorDump::open(options->a);
-      const auto b = importers::TensorDump::open(options->b);
-      ProgressLine progress("comparing");
-      compare_options.parallel.progress = [&progress](std::size_t done, std::size_t total) {
-        progress.update(done, total);
-      };
-      const analyzer::DumpComparison comparison = analyzer::compare_dumps(a, b, compare_options);
-      write_report(options->report, analyzer::compare_report(comparison, options->all),
-                   analyzer::compare_report_formats());
-      return comparison.passed() ? 0 : 1;
+  when_chosen(command, run, [options = options] {
+    analyzer::CompareOptions compare_options;
+    compare_options.map = options->map;
+    compare_options.tolerances = options->tolerances.rules();
+    compare_options.parallel.threads = options->threads;
+    const auto a = importers::TensorDump::open(options->a);
+    const auto b = importers::TensorDump::open(options->b);
+    ProgressLine progress("comparing");
+    compare_options.parallel.progress = [&progress](std::size_t done, std::size_t total) {
+      progress.update(done, total);
     };
+    const analyzer::DumpComparison comparison = analyzer::compare_dumps(a, b, compare_options);
+    write_report(options->report, analyzer::compare_report(comparison, options->all),
+                 analyzer::compare_report_formats());
+    return comparison.passed() ? 0 : 1;
   });
 }
 

@@ -1,6 +1,4 @@
 // `parity diff A B`: pairs and compares every tensor of two checkpoints.
-#include <memory>
-
 #include "commands.hpp"
 #include "parity/analyzer/weights/diff_report.hpp"
 #include "parity/analyzer/weights/weight_diff.hpp"
@@ -18,9 +16,8 @@ void add_diff_command(CLI::App& app, Run& run) {
     unsigned threads = 0;
     bool strict = false;
   };
-  auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "diff",
+  const auto [command, options] = add_subcommand<Options>(
+      app, "diff",
       "Compare two checkpoints parameter by parameter (.pth .pt .ckpt .safetensors .npy .npz, "
       "any pair of formats), pairing names across naming schemes. Exit code 0 when every pair "
       "agrees, 1 when some do not, 2 on bad input");
@@ -42,23 +39,21 @@ void add_diff_command(CLI::App& app, Run& run) {
   add_report_options(*command, options->report, analyzer::diff_report_formats());
   command->add_option("--threads", options->threads,
                       "Pairs compared at once (default: one per core)");
-  command->callback([&run, options] {
-    run = [options] {
-      analyzer::DiffOptions diff_options;
-      diff_options.map = options->map;
-      diff_options.tolerances = options->tolerances.rules();
-      diff_options.threads = options->threads;
-      diff_options.strict = options->strict;
-      const auto a = importers::open_tensor_file(options->a);
-      const auto b = importers::open_tensor_file(options->b);
-      ProgressLine progress("comparing");
-      diff_options.progress = [&progress](std::size_t done, std::size_t total) {
-        progress.update(done, total);
-      };
-      const analyzer::WeightDiff diff = analyzer::diff_checkpoints(*a, *b, diff_options);
-      write_report(options->report, analyzer::diff_report(diff), analyzer::diff_report_formats());
-      return diff.all_agree() ? 0 : 1;
+  when_chosen(command, run, [options = options] {
+    analyzer::DiffOptions diff_options;
+    diff_options.map = options->map;
+    diff_options.tolerances = options->tolerances.rules();
+    diff_options.threads = options->threads;
+    diff_options.strict = options->strict;
+    const auto a = importers::open_tensor_file(options->a);
+    const auto b = importers::open_tensor_file(options->b);
+    ProgressLine progress("comparing");
+    diff_options.progress = [&progress](std::size_t done, std::size_t total) {
+      progress.update(done, total);
     };
+    const analyzer::WeightDiff diff = analyzer::diff_checkpoints(*a, *b, diff_options);
+    write_report(options->report, analyzer::diff_report(diff), analyzer::diff_report_formats());
+    return diff.all_agree() ? 0 : 1;
   });
 }
 

@@ -1,8 +1,6 @@
 // `parity diff-trace A.db B.db`: two runs' step breakdowns, ops and kernels
 // side by side, with a regression exit code for B against A, in every format
 // of `parity report`.
-#include <memory>
-
 #include "commands.hpp"
 #include "parity/analyzer/profile/profile_report.hpp"
 #include "parity/analyzer/profile/trace_diff.hpp"
@@ -19,9 +17,8 @@ void add_diff_trace_command(CLI::App& app, Run& run) {
     std::vector<std::string> settings;
     MultiReportFlags report;
   };
-  auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "diff-trace",
+  const auto [command, options] = add_subcommand<Options>(
+      app, "diff-trace",
       "Compare two traces (A the reference, B the run under test): the steady-state step "
       "breakdown side by side, and each op and GPU kernel's calls and time per step, largest "
       "differences first. Exit code 0 when B is no slower than A beyond --max-regression, 1 when "
@@ -36,24 +33,22 @@ void add_diff_trace_command(CLI::App& app, Run& run) {
   command->add_option("--set", options->settings,
                       "Change an analysis setting, name=value (see parity report --list-rules)");
   add_multi_report_options(*command, options->report, analyzer::trace_diff_formats(), "diff-trace");
-  command->callback([&run, options] {
-    run = [options] {
-      const std::vector<std::string> formats =
-          checked_formats(options->report, analyzer::trace_diff_formats());
-      analyzer::Thresholds thresholds;
-      for (const std::string& setting : options->settings)
-        analyzer::set_threshold(thresholds, setting);
-      ProgressLine progress("analyzing");
-      const auto profiles = analyzer::analyze_traces({options->a, options->b}, thresholds,
-                                                     [&progress](double f) { progress.update(f); });
-      // analyze_traces orders by rank; keep A and B as given.
-      const bool swapped = profiles[0].path != options->a;
-      const analyzer::TraceDiff diff = analyzer::diff_traces(
-          profiles[swapped ? 1 : 0], profiles[swapped ? 0 : 1], options->max_regression);
-      write_reports(options->report, formats, "diff-trace",
-                    analyzer::trace_diff_report(diff, options->rows), "parity diff-trace");
-      return diff.regression.regressed() ? 1 : 0;
-    };
+  when_chosen(command, run, [options = options] {
+    const std::vector<std::string> formats =
+        checked_formats(options->report, analyzer::trace_diff_formats());
+    analyzer::Thresholds thresholds;
+    for (const std::string& setting : options->settings)
+      analyzer::set_threshold(thresholds, setting);
+    ProgressLine progress("analyzing");
+    const auto profiles = analyzer::analyze_traces({options->a, options->b}, thresholds,
+                                                   [&progress](double f) { progress.update(f); });
+    // analyze_traces orders by rank; keep A and B as given.
+    const bool swapped = profiles[0].path != options->a;
+    const analyzer::TraceDiff diff = analyzer::diff_traces(
+        profiles[swapped ? 1 : 0], profiles[swapped ? 0 : 1], options->max_regression);
+    write_reports(options->report, formats, "diff-trace",
+                  analyzer::trace_diff_report(diff, options->rows), "parity diff-trace");
+    return diff.regression.regressed() ? 1 : 0;
   });
 }
 

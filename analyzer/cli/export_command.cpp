@@ -1,7 +1,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <memory>
 
 #include "commands.hpp"
 #include "parity/core/error.hpp"
@@ -36,7 +35,8 @@ int export_chrome(const fs::path& trace_path, const fs::path& output) {
     const auto stats = profiler::export_chrome_trace(
         trace, out, [&progress](double fraction) { progress.update(fraction); });
     out.close();
-    if (!out) throw Error("could not write the output file", temporary.string(), "is the disk full?");
+    if (!out)
+      throw Error("could not write the output file", temporary.string(), "is the disk full?");
     fs::rename(temporary, output);
     std::cerr << "wrote " << output.string() << ": " << stats.events << " events, " << stats.flows
               << " flow arrows\n";
@@ -55,10 +55,10 @@ void add_export_command(CLI::App& app, Run& run) {
     std::string format = "chrome";
     std::string output;
   };
-  auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "export", "Convert a trace for other viewers: Chrome trace-event JSON, which "
-                "chrome://tracing and the Perfetto UI open");
+  const auto [command, options] =
+      add_subcommand<Options>(app, "export",
+                              "Convert a trace for other viewers: Chrome trace-event JSON, which "
+                              "chrome://tracing and the Perfetto UI open");
   command->add_option("trace", options->trace, "Trace database (RUN.db)")->required();
   command->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"chrome"}))
@@ -66,12 +66,10 @@ void add_export_command(CLI::App& app, Run& run) {
   command->add_option("-o,--output", options->output,
                       "Output file (default: the trace's name with .trace.json, in the current "
                       "directory)");
-  command->callback([&run, options] {
-    run = [options] {
-      const fs::path output =
-          options->output.empty() ? default_output(options->trace) : fs::path(options->output);
-      return export_chrome(options->trace, output);
-    };
+  when_chosen(command, run, [options = options] {
+    const fs::path output =
+        options->output.empty() ? default_output(options->trace) : fs::path(options->output);
+    return export_chrome(options->trace, output);
   });
 }
 

@@ -1,5 +1,4 @@
 #include <iostream>
-#include <memory>
 
 #include "commands.hpp"
 #include "parity/analyzer/trace_summary.hpp"
@@ -11,22 +10,20 @@ void add_info_command(CLI::App& app, Run& run) {
     std::string trace;
     bool json = false;
   };
-  auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "info", "Summarise a trace: schema version, command line, tracks, rows per table, time "
-              "span and dropped records");
+  const auto [command, options] = add_subcommand<Options>(
+      app, "info",
+      "Summarise a trace: schema version, command line, tracks, rows per table, time "
+      "span and dropped records");
   command->add_option("trace", options->trace, "Trace database (RUN.db)")->required();
   command->add_flag("--json", options->json, "Print the summary as JSON");
-  command->callback([&run, options] {
-    run = [options] {
-      profiler::TraceReader trace(options->trace);
-      const analyzer::TraceSummary summary = analyzer::summarize(trace);
-      if (options->json)
-        std::cout << analyzer::to_json(summary).dump(2) << '\n';
-      else
-        std::cout << analyzer::to_text(summary);
-      return 0;
-    };
+  when_chosen(command, run, [options = options] {
+    profiler::TraceReader trace(options->trace);
+    const analyzer::TraceSummary summary = analyzer::summarize(trace);
+    if (options->json)
+      std::cout << analyzer::to_json(summary).dump(2) << '\n';
+    else
+      std::cout << analyzer::to_text(summary);
+    return 0;
   });
 }
 

@@ -1,7 +1,5 @@
 // `parity nan-scan DIR`: the first NaN or Inf of a tensor dump, and the op
 // that produced it.
-#include <memory>
-
 #include "commands.hpp"
 #include "parity/analyzer/compare/nan_scan.hpp"
 #include "parity/analyzer/compare/nan_scan_report.hpp"
@@ -15,9 +13,8 @@ void add_nan_scan_command(CLI::App& app, Run& run) {
     std::string dir;
     ReportFlags report;
   };
-  auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "nan-scan",
+  const auto [command, options] = add_subcommand<Options>(
+      app, "nan-scan",
       "Find the first tensor of a dump, in execution order, holding NaN or Inf, and the op that "
       "made it from clean input. Exit code 0 when there is no NaN or Inf, 1 when there is, 2 when "
       "it could not run");
@@ -26,16 +23,14 @@ void add_nan_scan_command(CLI::App& app, Run& run) {
                    "Dump directory (with a manifest.jsonl, or plain .npy files)")
       ->required();
   add_report_options(*command, options->report, analyzer::nan_scan_report_formats());
-  command->callback([&run, options] {
-    run = [options] {
-      const auto dump = importers::TensorDump::open(options->dir);
-      ProgressLine progress("scanning");
-      const analyzer::NanScan scan = analyzer::scan_dump(
-          dump, [&progress](std::size_t done, std::size_t total) { progress.update(done, total); });
-      write_report(options->report, analyzer::nan_scan_report(scan),
-                   analyzer::nan_scan_report_formats());
-      return scan.found() ? 1 : 0;
-    };
+  when_chosen(command, run, [options = options] {
+    const auto dump = importers::TensorDump::open(options->dir);
+    ProgressLine progress("scanning");
+    const analyzer::NanScan scan = analyzer::scan_dump(
+        dump, [&progress](std::size_t done, std::size_t total) { progress.update(done, total); });
+    write_report(options->report, analyzer::nan_scan_report(scan),
+                 analyzer::nan_scan_report_formats());
+    return scan.found() ? 1 : 0;
   });
 }
 

@@ -2,7 +2,6 @@
 // rule, and an optional comparison with a baseline run, in the formats a
 // terminal, a CI summary, a browser and a CI test view read.
 #include <iostream>
-#include <memory>
 #include <sstream>
 
 #include "commands.hpp"
@@ -39,9 +38,8 @@ void add_report_command(CLI::App& app, Run& run) {
     std::optional<double> max_regression;
     bool list_rules = false;
   };
-  auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "report",
+  const auto [command, options] = add_subcommand<Options>(
+      app, "report",
       "Analyze a run's traces (one database per rank): step breakdown, operators, kernels, data "
       "queue, communication, device idle time, stragglers; findings of every rule "
       "(docs/rules.md) with the evidence and a next step; and, with --baseline, regression "
@@ -68,30 +66,27 @@ void add_report_command(CLI::App& app, Run& run) {
   command->add_option("--set", options->settings,
                       "Change a threshold, name=value (repeatable; --list-rules shows them)");
   command->add_flag("--list-rules", options->list_rules, "List the rules and settings, and exit");
-  command->callback([&run, options] {
-    run = [options] {
-      if (options->list_rules) {
-        std::cout << rules_listing();
-        return 0;
-      }
-      if (options->traces.empty())
-        throw Error("no trace given", "parity report", "pass one .db file per rank of the run");
-      const std::vector<std::string> formats =
-          checked_formats(options->report, analyzer::profile_report_formats());
-      analyzer::ReportInputs inputs;
-      for (const std::string& setting : options->settings)
-        analyzer::set_threshold(inputs.thresholds, setting);
-      if (options->max_regression) inputs.thresholds.max_regression_pct = *options->max_regression;
-      inputs.traces.assign(options->traces.begin(), options->traces.end());
-      inputs.baseline.assign(options->baseline.begin(), options->baseline.end());
-      inputs.fail_on = analyzer::parse_severity(options->fail_on);
-      ProgressLine progress("analyzing");
-      inputs.progress = [&progress](double fraction) { progress.update(fraction); };
-      const analyzer::ProfileReport report = analyzer::build_profile_report(inputs);
-      write_reports(options->report, formats, "report", analyzer::to_report(report),
-                    "parity report");
-      return report.failed() ? 1 : 0;
-    };
+  when_chosen(command, run, [options = options] {
+    if (options->list_rules) {
+      std::cout << rules_listing();
+      return 0;
+    }
+    if (options->traces.empty())
+      throw Error("no trace given", "parity report", "pass one .db file per rank of the run");
+    const std::vector<std::string> formats =
+        checked_formats(options->report, analyzer::profile_report_formats());
+    analyzer::ReportInputs inputs;
+    for (const std::string& setting : options->settings)
+      analyzer::set_threshold(inputs.thresholds, setting);
+    if (options->max_regression) inputs.thresholds.max_regression_pct = *options->max_regression;
+    inputs.traces.assign(options->traces.begin(), options->traces.end());
+    inputs.baseline.assign(options->baseline.begin(), options->baseline.end());
+    inputs.fail_on = analyzer::parse_severity(options->fail_on);
+    ProgressLine progress("analyzing");
+    inputs.progress = [&progress](double fraction) { progress.update(fraction); };
+    const analyzer::ProfileReport report = analyzer::build_profile_report(inputs);
+    write_reports(options->report, formats, "report", analyzer::to_report(report), "parity report");
+    return report.failed() ? 1 : 0;
   });
 }
 

@@ -2,7 +2,6 @@
 // chosen size, for benchmarks and tests of the analyzer and the viewer.
 #include <filesystem>
 #include <iostream>
-#include <memory>
 
 #include "commands.hpp"
 #include "parity/analyzer/synth/synth.hpp"
@@ -17,9 +16,8 @@ void add_synth_command(CLI::App& app, Run& run) {
     std::string output;
     bool cpu_only = false;
   };
-  auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "synth",
+  const auto [command, options] = add_subcommand<Options>(
+      app, "synth",
       "Write a synthetic trace of ResNet-50 data-parallel training (host ranges, CUDA launches "
       "and kernels, data queue, counters, gradient buckets and AllReduce), deterministic for a "
       "seed; several ranks write OUT.rank0.db, OUT.rank1.db, ...");
@@ -37,24 +35,21 @@ void add_synth_command(CLI::App& app, Run& run) {
       "A CPU-only trace (oneDNN trainer, MPI): no GPU streams, kernels or CUDA calls");
   command->add_option("--straggler-rank", options->synth.straggler_rank,
                       "Make this rank's compute 25% slower");
-  command->callback([&run, options] {
-    run = [options] {
-      analyzer::SynthOptions synth = options->synth;
-      synth.gpu = !options->cpu_only;
-      std::vector<std::filesystem::path> paths;
-      {
-        ProgressLine progress("writing");
-        paths = analyzer::write_synth_trace(synth, options->output,
-                                            [&progress](double done) { progress.update(done); });
-      }
-      for (const std::filesystem::path& path : paths) {
-        profiler::TraceReader trace(path);
-        std::cout << "wrote " << path.string() << ": "
-                  << trace.meta_value("synth.rows").value_or("?") << " rows, "
-                  << std::filesystem::file_size(path) << " bytes\n";
-      }
-      return 0;
-    };
+  when_chosen(command, run, [options = options] {
+    analyzer::SynthOptions synth = options->synth;
+    synth.gpu = !options->cpu_only;
+    std::vector<std::filesystem::path> paths;
+    {
+      ProgressLine progress("writing");
+      paths = analyzer::write_synth_trace(synth, options->output,
+                                          [&progress](double done) { progress.update(done); });
+    }
+    for (const std::filesystem::path& path : paths) {
+      profiler::TraceReader trace(path);
+      std::cout << "wrote " << path.string() << ": " << trace.meta_value("synth.rows").value_or("?")
+                << " rows, " << std::filesystem::file_size(path) << " bytes\n";
+    }
+    return 0;
   });
 }
 

@@ -1,7 +1,6 @@
 // `parity tune-allreduce RUN.db...`: the gradient-bucket split that minimises
 // exposed AllReduce communication, predicted from a traced data-parallel run
 // (docs/tune-allreduce.md).
-#include <memory>
 #include <optional>
 
 #include "commands.hpp"
@@ -19,9 +18,8 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
     ReportFlags report;
     bool simulate = false;
   };
-  auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "tune-allreduce",
+  const auto [command, options] = add_subcommand<Options>(
+      app, "tune-allreduce",
       "Find the gradient-bucket split that minimises exposed AllReduce communication, from the "
       "traces of a data-parallel run (one database per rank): gradient-ready times, a cost per "
       "message size measured from the traced AllReduces, an exact optimum compared with "
@@ -57,30 +55,28 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
                     "Also project the optimum's gain over DDP's default to 8..1024 ranks under "
                     "the ring and tree models");
   add_report_options(*command, options->report, analyzer::tune_report_formats());
-  command->callback([&run, options] {
-    run = [options] {
-      analyzer::TuneOptions tune;
-      tune.link = analyzer::parse_link(options->link);
-      tune.ranks = options->ranks;
-      tune.simulate = options->simulate;
-      tune.asked_splits = options->asked_splits;
-      tune.objective = options->objective == "step" ? analyzer::SplitObjective::kStep
-                                                    : analyzer::SplitObjective::kExposed;
-      analyzer::TuneInput input;
-      {
-        ProgressLine progress("reading traces");
-        input = analyzer::load_tune_input({options->traces.begin(), options->traces.end()},
-                                          [&progress](double done) { progress.update(done); });
-      }
-      if (!options->cost_runs.empty()) {
-        ProgressLine progress("reading --costs-from traces");
-        analyzer::add_cost_runs(input, {options->cost_runs.begin(), options->cost_runs.end()},
-                                [&progress](double done) { progress.update(done); });
-      }
-      const analyzer::TuneResult result = analyzer::tune_allreduce(std::move(input), tune);
-      write_report(options->report, analyzer::tune_report(result), analyzer::tune_report_formats());
-      return 0;
-    };
+  when_chosen(command, run, [options = options] {
+    analyzer::TuneOptions tune;
+    tune.link = analyzer::parse_link(options->link);
+    tune.ranks = options->ranks;
+    tune.simulate = options->simulate;
+    tune.asked_splits = options->asked_splits;
+    tune.objective = options->objective == "step" ? analyzer::SplitObjective::kStep
+                                                  : analyzer::SplitObjective::kExposed;
+    analyzer::TuneInput input;
+    {
+      ProgressLine progress("reading traces");
+      input = analyzer::load_tune_input({options->traces.begin(), options->traces.end()},
+                                        [&progress](double done) { progress.update(done); });
+    }
+    if (!options->cost_runs.empty()) {
+      ProgressLine progress("reading --costs-from traces");
+      analyzer::add_cost_runs(input, {options->cost_runs.begin(), options->cost_runs.end()},
+                              [&progress](double done) { progress.update(done); });
+    }
+    const analyzer::TuneResult result = analyzer::tune_allreduce(std::move(input), tune);
+    write_report(options->report, analyzer::tune_report(result), analyzer::tune_report_formats());
+    return 0;
   });
 }
 
