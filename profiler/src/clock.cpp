@@ -1,6 +1,7 @@
 #include "parity/profiler/clock.hpp"
 
 #include <cmath>
+#include <ctime>
 
 namespace parity::profiler {
 namespace {
@@ -48,6 +49,21 @@ TickConverter::TickConverter(ClockPair origin, ClockPair calibration)
 std::int64_t TickConverter::to_trace_ns(Ticks ticks) const {
   const double delta = static_cast<double>(static_cast<std::int64_t>(ticks - anchor_.ticks));
   return anchor_.ns + std::llround(delta * ns_per_tick_) - origin_ns_;
+}
+
+std::int64_t unix_ns_now() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
 }
 
 }  // namespace parity::profiler

@@ -1,12 +1,12 @@
 #include "parity/analyzer/synth/synth.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "parity/core/error.hpp"
+#include "parity/profiler/clock.hpp"
 #include "synth_random.hpp"
 #include "synth_rank.hpp"
 #include "synth_setup.hpp"
@@ -65,12 +65,6 @@ std::int64_t reduce_gradients(std::int64_t step, const SynthSetup& setup,
   return lane_free;
 }
 
-std::int64_t unix_ns_now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 }  // namespace
 
 std::vector<std::filesystem::path> synth_trace_paths(const std::filesystem::path& path, int ranks) {
@@ -106,7 +100,7 @@ std::vector<std::filesystem::path> write_synth_trace(const SynthOptions& options
   const SynthSetup setup(options);
   SynthRandom random(synth::derive_seed(options.seed, synth::kCoordinatorStream));
   // One Unix time for trace time 0 on every rank; each rank adds its skew.
-  const std::int64_t base_unix_ns = unix_ns_now();
+  const std::int64_t base_unix_ns = profiler::unix_ns_now();
   std::vector<std::unique_ptr<RankTimeline>> ranks;
   for (int rank = 0; rank < options.ranks; ++rank)
     ranks.push_back(std::make_unique<RankTimeline>(

@@ -1,11 +1,11 @@
 #include "synth_rank.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "parity/core/version.hpp"
+#include "parity/profiler/clock.hpp"
 
 namespace parity::analyzer::synth {
 namespace {
@@ -24,15 +24,6 @@ constexpr std::int64_t kLossScaleGrowthSteps = 200;  // good steps before the sc
 constexpr double kMemoryCapacity = 80.0 * double(1LL << 30);
 constexpr std::int64_t kComputeStream = 7, kCopyStream = 13;
 constexpr double kCopyBytesPerNs = 25;  // pinned host-to-device copies over PCIe 5
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
 
 std::string command_line(const SynthOptions& options, const std::filesystem::path& path) {
   std::string line = "parity synth --events " + std::to_string(options.events) + " -o " +
@@ -105,7 +96,7 @@ void RankTimeline::write_header(const SynthOptions& options, std::int64_t base_u
   writer_.set_meta("clock_origin_ns", std::to_string(1'000'000'000'000LL + skew_ns_));
   writer_.set_meta("clock_origin_unix_ns", std::to_string(base_unix_ns + skew_ns_));
   writer_.set_meta("tick_source", "synthetic");
-  writer_.set_meta("created_at", utc_now_iso8601());
+  writer_.set_meta("created_at", profiler::utc_now_iso8601());
   writer_.set_meta("dropped_records", "0");
   writer_.set_meta("complete", "0");
   for (std::size_t i = 0; i < setup_.model.parameters.size(); ++i) {

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -25,6 +26,11 @@ inline std::int64_t monotonic_ns() {
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
+
+// Wall-clock time, for the trace's meta (when it was made, where its origin
+// lies on the Unix epoch); never for event times.
+std::int64_t unix_ns_now();
+std::string utc_now_iso8601();  // "2026-11-28T06:15:09Z"
 
 inline Ticks read_ticks() {
 #if PARITY_TICKS_ARE_TSC
