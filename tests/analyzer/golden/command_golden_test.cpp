@@ -3,7 +3,8 @@
 // as real processes on small inputs made here from fixed numbers (the
 // hand-made small trace, synthetic traces of fixed seeds, checkpoints and
 // dumps of fixed values, a two-rank tuning run), each output compared byte
-// for byte with golden/<command>.<extension>.
+// for byte with golden/<command>.<extension>.golden (expected output is data,
+// not source: the suffix keeps it out of tools that read code).
 //
 // After a deliberate change to a report, regenerate the files and review the
 // difference:
@@ -129,7 +130,7 @@ std::string extension(const std::string& format) {
 }
 
 // Runs `parity <command> <args> --format <format>` and compares its stdout
-// with golden/<command>.<extension>, or writes it there under PARITY_UPDATE_GOLDEN.
+// with golden/<command>.<extension>.golden, or writes it there under PARITY_UPDATE_GOLDEN.
 void check_golden(const std::string& command, const TempDir& dir,
                   const std::vector<std::string>& args, const std::string& format) {
   std::vector<std::string> argv{PARITY_CLI, command};
@@ -141,7 +142,7 @@ void check_golden(const std::string& command, const TempDir& dir,
   const std::string produced = normalised(result.out, dir);
 
   const fs::path golden_path =
-      fs::path(PARITY_COMMAND_GOLDEN_DIR) / (command + "." + extension(format));
+      fs::path(PARITY_COMMAND_GOLDEN_DIR) / (command + "." + extension(format) + ".golden");
   if (std::getenv("PARITY_UPDATE_GOLDEN"))
     std::ofstream(golden_path, std::ios::binary | std::ios::trunc) << produced;
   std::ifstream in(golden_path, std::ios::binary);
