@@ -314,6 +314,51 @@ TimeWindow step_span(Database& db) {
   return {*span->first_ns, span->last_ns.value_or(0)};
 }
 
+// Collectives were read with their op number as the name: intern the op
+// names and point the rows at them.
+void intern_collective_op_names(TablePart& part, std::vector<std::string>& strings) {
+  std::map<std::int64_t, std::uint32_t> op_names;
+  for (auto& [track, rows] : part.rows) {
+    for (EventRow& row : rows) {
+      if (row.source != EventSource::kCollective) continue;
+      for (std::uint32_t& name : row.names) {
+        auto [it, added] = op_names.emplace(name, 0);
+        if (added) {
+          it->second = static_cast<std::uint32_t>(strings.size());
+          strings.emplace_back(
+              profiler::collective_op_name(static_cast<profiler::CollectiveOp>(name)));
+        }
+        name = it->second;
+      }
+    }
+  }
+}
+
+// One lane per track that holds anything, host threads first, then GPU
+// streams, collectives, queues and counters, each kind by track id. The API
+// calls' part (2) is left for merge_api_calls.
+template <std::size_t kTables>
+void add_lanes(const std::vector<profiler::TrackRow>& tracks, std::array<TablePart, kTables>& parts,
+               TimelineData& data) {
+  for (const profiler::TrackRow& track : tracks) {
+    Lane lane;
+    lane.kind = lane_kind(track.kind);
+    lane.title = analyzer::track_label(track, data.name(track.name));
+    lane.track = track.id;
+    for (std::size_t p = 0; p < kTables; ++p) {
+      if (p == 2) continue;
+      TablePart& part = parts[p];
+      if (auto it = part.rows.find(track.id); it != part.rows.end())
+        for (EventRow& row : it->second) lane.rows.push_back(std::move(row));
+      if (auto it = part.counters.find(track.id); it != part.counters.end())
+        for (CounterRow& row : it->second) lane.counters.push_back(std::move(row));
+    }
+    if (lane.row_count() > 0) data.lanes.push_back(std::move(lane));
+  }
+  std::stable_sort(data.lanes.begin(), data.lanes.end(),
+                   [](const Lane& a, const Lane& b) { return a.kind < b.kind; });
+}
+
 }  // namespace
 
 TimelineData load_timeline(const std::filesystem::path& path, TaskControl* control,
@@ -365,42 +410,8 @@ TimelineData load_timeline(const std::filesystem::path& path, TaskControl* contr
     progress.done(table);
   });
 
-  // Collectives were read with their op number as the name: intern the op names.
-  std::map<std::int64_t, std::uint32_t> op_names;
-  for (auto& [track, rows] : parts[3].rows) {
-    for (EventRow& row : rows) {
-      if (row.source != EventSource::kCollective) continue;
-      for (std::uint32_t& name : row.names) {
-        auto [it, added] = op_names.emplace(name, 0);
-        if (added) {
-          it->second = static_cast<std::uint32_t>(data.strings.size());
-          data.strings.emplace_back(
-              profiler::collective_op_name(static_cast<profiler::CollectiveOp>(name)));
-        }
-        name = it->second;
-      }
-    }
-  }
-
-  // One lane per track that holds anything, host threads first, then GPU
-  // streams, collectives, queues and counters, each kind by track id.
-  for (const profiler::TrackRow& track : tracks) {
-    Lane lane;
-    lane.kind = lane_kind(track.kind);
-    lane.title = analyzer::track_label(track, data.name(track.name));
-    lane.track = track.id;
-    for (std::size_t p = 0; p < kTables; ++p) {
-      if (p == 2) continue;  // API calls: merged below
-      TablePart& part = parts[p];
-      if (auto it = part.rows.find(track.id); it != part.rows.end())
-        for (EventRow& row : it->second) lane.rows.push_back(std::move(row));
-      if (auto it = part.counters.find(track.id); it != part.counters.end())
-        for (CounterRow& row : it->second) lane.counters.push_back(std::move(row));
-    }
-    if (lane.row_count() > 0) data.lanes.push_back(std::move(lane));
-  }
-  std::stable_sort(data.lanes.begin(), data.lanes.end(),
-                   [](const Lane& a, const Lane& b) { return a.kind < b.kind; });
+  intern_collective_op_names(parts[3], data.strings);
+  add_lanes(tracks, parts, data);
 
   data.steps = std::move(parts[3].steps);
   std::sort(data.steps.begin(), data.steps.end(),

@@ -14,6 +14,8 @@ void PickleMachine::push_tuple_of(std::size_t count) {
   push(add_sequence(PickleKind::kTuple, std::move(items)));
 }
 
+// One case per opcode: a switch as long as the protocol, kept whole so each
+// opcode reads beside its neighbours.
 void PickleMachine::execute(std::uint8_t opcode) {
   switch (opcode) {
     case pickle_op::kProto: {
