@@ -1,9 +1,8 @@
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -11,6 +10,7 @@
 
 #include "parity/profiler/trace_reader.hpp"
 #include "temp_dir.hpp"
+#include "trace_query.hpp"
 
 using namespace parity::profiler;
 
@@ -51,14 +51,15 @@ void check_steps_complete(const std::filesystem::path& path, int through_step) {
   CHECK(trace.meta_value("complete") == "0");
   for (int step = 0; step <= through_step; ++step) {
     INFO("step " << step);
-    CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM step WHERE step = " + std::to_string(step)) == 1);
-    CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM range r JOIN step s ON r.start_ns >= "
-                                     "s.start_ns AND r.start_ns < s.end_ns WHERE r.depth = 1 AND "
-                                     "s.step = " + std::to_string(step)) == 50);
+    CHECK(sql::query_int(trace.db(),
+                         "SELECT count(*) FROM step WHERE step = " + std::to_string(step)) == 1);
+    CHECK(sql::query_int(trace.db(),
+                         "SELECT count(*) FROM range r JOIN step s ON r.start_ns >= "
+                         "s.start_ns AND r.start_ns < s.end_ns WHERE r.depth = 1 AND "
+                         "s.step = " +
+                             std::to_string(step)) == 50);
   }
-  sql::Statement integrity(trace.db(), "PRAGMA integrity_check");
-  REQUIRE(integrity.step());
-  CHECK(integrity.column_text(0) == "ok");
+  CHECK(trace_query::scalar_text(trace.db(), "PRAGMA integrity_check") == "ok");
 }
 
 }  // namespace

@@ -7,9 +7,9 @@
 #include "parity/profiler/trace_writer.hpp"
 #include "temp_dir.hpp"
 #include "trace_fixture.hpp"
+#include "trace_query.hpp"
 
 using namespace parity::profiler;
-using sql::Statement;
 
 TEST_CASE("every row kind written by TraceWriter reads back field for field", "[unit]") {
   TempDir dir;
@@ -125,9 +125,7 @@ TEST_CASE("a finished trace is one self-contained file", "[unit]") {
   fixture::write_sample_trace(path);
   CHECK_FALSE(std::filesystem::exists(dir / "fixture.db-wal"));
   TraceReader trace(path);
-  Statement mode(trace.db(), "PRAGMA journal_mode");
-  REQUIRE(mode.step());
-  CHECK(mode.column_text(0) == "delete");
+  CHECK(trace_query::scalar_text(trace.db(), "PRAGMA journal_mode") == "delete");
 }
 
 TEST_CASE("the analyzer's searches are served by an index", "[unit]") {
@@ -136,10 +134,7 @@ TEST_CASE("the analyzer's searches are served by an index", "[unit]") {
   fixture::write_sample_trace(path);
   TraceReader trace(path);
   const auto plan = [&](const std::string& query) {
-    Statement explain(trace.db(), "EXPLAIN QUERY PLAN " + query);
-    std::string text;
-    while (explain.step()) text += explain.column_text(3) + "\n";
-    return text;
+    return trace_query::query_plan(trace.db(), query);
   };
   CHECK_THAT(plan("SELECT * FROM range WHERE track_id = 1 AND start_ns BETWEEN 0 AND 100"),
              Catch::Contains("USING PRIMARY KEY (track_id=? AND start_ns>? AND start_ns<?)"));

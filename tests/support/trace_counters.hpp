@@ -6,18 +6,23 @@
 #include <string>
 #include <vector>
 
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 
 // The values of counter `name` in a trace database, in time order.
 inline std::vector<double> counter_values(const std::filesystem::path& db,
                                           const std::string& name) {
-  namespace sql = parity::profiler::sql;
+  namespace schema = parity::profiler::schema;
+  using parity::profiler::CounterRow;
   parity::profiler::TraceReader trace(db);
-  sql::Statement rows(trace.db(),
-                      "SELECT c.value FROM counter c JOIN track t ON t.id = c.track_id JOIN string "
-                      "s ON s.id = t.name_id WHERE s.text = ?1 ORDER BY c.ts_ns");
-  rows.bind(1, name);
+  schema::Select<schema::kTable<CounterRow>, &CounterRow::value> rows(
+      trace.db(),
+      "WHERE track_id IN (SELECT t.id FROM track t JOIN string s ON s.id = t.name_id WHERE "
+      "s.text = ?1) ORDER BY ts_ns");
+  rows.statement().bind(1, name);
   std::vector<double> values;
-  while (rows.step()) values.push_back(rows.column_double(0));
+  CounterRow row;
+  while (rows.next(row)) values.push_back(row.value);
   return values;
 }

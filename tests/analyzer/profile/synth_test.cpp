@@ -9,15 +9,21 @@
 #include <vector>
 
 #include "parity/core/error.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
+#include "trace_query.hpp"
 
 namespace fs = std::filesystem;
 using parity::analyzer::SynthOptions;
+using parity::profiler::RangeRow;
+using parity::profiler::StepRow;
 using parity::profiler::TraceReader;
 using parity::profiler::sql::query_int;
-using parity::profiler::sql::Statement;
+using trace_query::text_column;
+namespace schema = parity::profiler::schema;
 
 namespace {
 
@@ -44,20 +50,19 @@ std::int64_t event_rows(TraceReader& trace) {
 
 // Every row of a table as text, in storage order.
 std::vector<std::string> table_text(TraceReader& trace, const std::string& table) {
-  Statement columns(trace.db(), "SELECT name FROM pragma_table_info('" + table + "')");
   std::string row = "''";
-  while (columns.step()) row += " || '|' || quote(" + columns.column_text(0) + ")";
-  Statement statement(trace.db(), "SELECT " + row + " FROM " + table);
-  std::vector<std::string> rows;
-  while (statement.step()) rows.push_back(statement.column_text(0));
-  return rows;
+  for (const std::string& column :
+       text_column(trace.db(), "SELECT name FROM pragma_table_info('" + table + "')"))
+    row += " || '|' || quote(" + column + ")";
+  return text_column(trace.db(), "SELECT " + row + " FROM " + table);
 }
 
 // Step durations in order, from the step table.
 std::vector<double> step_seconds(TraceReader& trace) {
-  Statement statement(trace.db(), "SELECT end_ns - start_ns FROM step ORDER BY step");
   std::vector<double> seconds;
-  while (statement.step()) seconds.push_back(double(statement.column_int(0)) * 1e-9);
+  schema::for_each<schema::kTable<StepRow>, &StepRow::start_ns, &StepRow::end_ns>(
+      trace.db(), "ORDER BY step",
+      [&](const StepRow& step) { seconds.push_back(double(step.end_ns - step.start_ns) * 1e-9); });
   return seconds;
 }
 
@@ -160,14 +165,14 @@ TEST_CASE("synth ranges nest properly with ids in begin order", "[unit]") {
                 "FROM range) WHERE previous_end > start_ns") == 0);
 
     // Each step: data_wait, forward, backward, optimizer.
-    Statement phases(trace.db(),
+    int steps = 0;
+    for (const std::string& phases :
+         text_column(trace.db(),
                      "SELECT group_concat(name, ' ') FROM (SELECT s.id AS step, t.text AS name "
                      "FROM ranges s JOIN ranges p ON p.parent_id = s.id JOIN string t "
                      "ON t.id = p.name_id WHERE s.category = 1 ORDER BY s.id, p.start_ns) "
-                     "GROUP BY step");
-    int steps = 0;
-    while (phases.step()) {
-      CHECK(phases.column_text(0) == "data_wait forward backward optimizer");
+                     "GROUP BY step")) {
+      CHECK(phases == "data_wait forward backward optimizer");
       ++steps;
     }
     CHECK(steps == count(trace, "SELECT count(*) FROM step"));
@@ -177,12 +182,12 @@ TEST_CASE("synth ranges nest properly with ids in begin order", "[unit]") {
           trace, std::string("SELECT r.id FROM ranges r JOIN string t ON t.id = r.name_id WHERE "
                              "t.text = '") +
                      phase + "' ORDER BY r.start_ns LIMIT 1");
-      Statement layers(trace.db(),
-                       "SELECT t.text FROM ranges l JOIN string t ON t.id = l.name_id "
-                       "WHERE l.parent_id = " +
-                           std::to_string(first) + " ORDER BY l.start_ns " + order);
+      // The layers, read from the indexed copy `ranges` of the range table.
+      schema::Select<schema::kTable<RangeRow>, &RangeRow::name> layers(
+          trace.db(), "WHERE parent_id = " + std::to_string(first) + " ORDER BY start_ns " + order,
+          "ranges");
       std::vector<std::string> names;
-      while (layers.step()) names.push_back(layers.column_text(0));
+      for (RangeRow layer; layers.next(layer);) names.push_back(trace.string(layer.name));
       return names;
     };
     const auto forward = layer_names("forward", "ASC");

@@ -12,6 +12,7 @@
 
 #include "parity/analyzer/synth/synth.hpp"
 #include "parity/core/error.hpp"
+#include "parity/profiler/sqlite.hpp"
 #include "qt_test_main.hpp"
 #include "timeline_trace.hpp"
 
@@ -26,15 +27,9 @@ const Lane& lane_titled(const TimelineData& data, const std::string& title) {
 }
 
 std::int64_t sql_count(const std::filesystem::path& path, const std::string& table) {
-  sqlite3* db = nullptr;
-  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-  sqlite3_stmt* statement = nullptr;
-  sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &statement, nullptr);
-  sqlite3_step(statement);
-  const std::int64_t count = sqlite3_column_int64(statement, 0);
-  sqlite3_finalize(statement);
-  sqlite3_close(db);
-  return count;
+  namespace sql = parity::profiler::sql;
+  sql::Database db(path, sql::Database::Mode::kReadOnly);
+  return sql::query_int(db, "SELECT count(*) FROM " + table);
 }
 
 }  // namespace
@@ -127,8 +122,8 @@ class TimelineLoaderTest : public QObject {
     parity::analyzer::write_synth_trace(options, path);
     const TimelineData data = load_timeline(path);
     std::int64_t expected = 0;
-    for (const char* table : {"range", "api_call", "gpu_activity", "collective", "instant",
-                              "counter", "queue_sample"})
+    for (const char* table :
+         {"range", "api_call", "gpu_activity", "collective", "instant", "counter", "queue_sample"})
       expected += sql_count(path, table);
     QCOMPARE(static_cast<std::int64_t>(data.events), expected);
     QCOMPARE(static_cast<std::int64_t>(data.steps.size()), sql_count(path, "step"));
@@ -172,7 +167,8 @@ class TimelineLoaderTest : public QObject {
         (void)load_timeline(bad);
         QFAIL(qPrintable(QString::fromStdString("accepted " + bad.string())));
       } catch (const parity::Error& e) {
-        QVERIFY2(std::string(e.what()).find(bad.filename().string()) != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find(bad.filename().string()) != std::string::npos,
+                 e.what());
       }
     }
   }

@@ -6,6 +6,8 @@
 
 #include "backend_pair.hpp"
 #include "parity/profiler/gpu_attribution.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/trainer/config/train_config.hpp"
 #include "parity/trainer/train/training_run.hpp"
 #include "temp_dir.hpp"
@@ -82,20 +84,19 @@ TEST_CASE("a GPU run copies each batch on a stream of its own before the compute
   TraceReader trace(dir / "gpu.db");
   constexpr std::int64_t kBatchBytes = 8 * 3 * 16 * 16 * 4;
   // Each batch's host-to-device copy, and the transpose that reads it.
-  sql::Statement copies(trace.db(),
-                        "SELECT track_id, start_ns + dur_ns FROM gpu_activity WHERE kind = 2 AND "
-                        "copy_kind = 1 AND bytes = ?1 ORDER BY start_ns");
-  copies.bind(1, kBatchBytes);
-  std::vector<std::pair<std::int64_t, std::int64_t>> copy_rows;
-  while (copies.step()) copy_rows.emplace_back(copies.column_int(0), copies.column_int(1));
-  sql::Statement transposes(
+  using Activity = StoredGpuActivityRow;
+  schema::Select<schema::kTable<Activity>, &Activity::track, &Activity::start_ns, &Activity::dur_ns>
+      copies(trace.db(), "WHERE kind = 2 AND copy_kind = 1 AND bytes = ?1 ORDER BY start_ns");
+  copies.statement().bind(1, kBatchBytes);
+  std::vector<std::pair<std::int64_t, std::int64_t>> copy_rows;  // track, end
+  for (Activity copy; copies.next(copy);)
+    copy_rows.emplace_back(copy.track, copy.start_ns + copy.dur_ns);
+  std::vector<std::pair<std::int64_t, std::int64_t>> transpose_rows;  // track, start
+  schema::for_each<schema::kTable<Activity>, &Activity::track, &Activity::start_ns>(
       trace.db(),
-      "SELECT g.track_id, g.start_ns FROM gpu_activity g JOIN string s ON "
-      "s.id = g.name_id WHERE g.kind = 1 AND s.text LIKE '%transpose_kernel%' "
-      "ORDER BY g.start_ns");
-  std::vector<std::pair<std::int64_t, std::int64_t>> transpose_rows;
-  while (transposes.step())
-    transpose_rows.emplace_back(transposes.column_int(0), transposes.column_int(1));
+      "WHERE kind = 1 AND name_id IN (SELECT id FROM string WHERE text LIKE "
+      "'%transpose_kernel%') ORDER BY start_ns",
+      [&](const Activity& kernel) { transpose_rows.emplace_back(kernel.track, kernel.start_ns); });
   // One batch per step (weights written before training take the other
   // path); the last four transposes are the batches'.
   REQUIRE(copy_rows.size() == 4);

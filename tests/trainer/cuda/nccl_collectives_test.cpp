@@ -14,6 +14,8 @@
 #include "backend_pair.hpp"
 #include "parity/profiler/clock.hpp"
 #include "parity/profiler/recorder.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "parity/trainer/dist/data_parallel.hpp"
 #include "parity/trainer/dist/device_gradient_reducer.hpp"
@@ -22,7 +24,7 @@
 
 using namespace cuda_test;
 namespace profiler = parity::profiler;
-namespace sql = parity::profiler::sql;
+namespace schema = parity::profiler::schema;
 
 namespace {
 
@@ -135,22 +137,25 @@ TEST_CASE("the GPU reducer over one NCCL rank trains to the same bits and traces
   // (and those of the buckets after it, which go first).
   profiler::TraceReader trace(dir / "run.db");
   std::map<std::int64_t, std::int64_t> ready;  // parameter -> device time
-  sql::Statement grads(trace.db(), "SELECT param_idx, ts_ns FROM grad_ready");
-  while (grads.step()) ready[grads.column_int(0)] = grads.column_int(1);
+  using profiler::CollectiveRow;
+  using profiler::GradReadyRow;
+  schema::for_each<schema::kTable<GradReadyRow>, &GradReadyRow::param_index, &GradReadyRow::ts_ns>(
+      trace.db(), "", [&](const GradReadyRow& grad) { ready[grad.param_index] = grad.ts_ns; });
   REQUIRE(ready.size() == 62);
-  sql::Statement buckets(trace.db(),
-                         "SELECT c.first_param, c.start_ns, c.dur_ns FROM collective c JOIN track "
-                         "t ON t.id = c.track_id JOIN string s ON s.id = t.name_id WHERE s.text = "
-                         "'allreduce' ORDER BY c.start_ns");
   int rows = 0;
-  while (buckets.step()) {
-    ++rows;
-    std::int64_t last_ready = 0;
-    for (std::int64_t p = buckets.column_int(0); p < 62; ++p)
-      last_ready = std::max(last_ready, ready.at(p));
-    INFO("bucket from parameter " << buckets.column_int(0));
-    CHECK(buckets.column_int(1) >= last_ready);
-    CHECK(buckets.column_int(2) > 0);
-  }
+  schema::for_each<schema::kTable<CollectiveRow>, &CollectiveRow::first_param,
+                   &CollectiveRow::start_ns, &CollectiveRow::dur_ns>(
+      trace.db(),
+      "WHERE track_id IN (SELECT t.id FROM track t JOIN string s ON s.id = t.name_id WHERE "
+      "s.text = 'allreduce') ORDER BY start_ns",
+      [&](const CollectiveRow& bucket) {
+        ++rows;
+        std::int64_t last_ready = 0;
+        for (std::int64_t p = bucket.first_param; p < 62; ++p)
+          last_ready = std::max(last_ready, ready.at(p));
+        INFO("bucket from parameter " << bucket.first_param);
+        CHECK(bucket.start_ns >= last_ready);
+        CHECK(bucket.dur_ns > 0);
+      });
   CHECK(rows >= 2);
 }

@@ -13,6 +13,8 @@
 #include "log_capture.hpp"
 #include "parity/core/error.hpp"
 #include "parity/profiler/recorder.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "parity/trainer/data/synthetic_dataset.hpp"
 #include "temp_dir.hpp"
@@ -451,18 +453,18 @@ TEST_CASE("the loader records queue samples and batch ranges into a trace", "[un
   }
   REQUIRE(taken == 8);
   TraceReader trace(dir / "run.db");
-  sql::Statement consumer(trace.db(),
-                          "SELECT q.depth, q.capacity, q.wait_ns, s.text FROM queue_sample q JOIN "
-                          "track t ON t.id = q.track_id JOIN string s ON s.id = t.name_id "
-                          "WHERE q.role = 2 ORDER BY q.ts_ns");
   int consumer_samples = 0;
-  while (consumer.step()) {
-    ++consumer_samples;
-    CHECK(consumer.column_int(0) <= 3);
-    CHECK(consumer.column_int(1) == 3);
-    CHECK(consumer.column_int(2) >= 0);
-    CHECK(consumer.column_text(3) == "train_queue");
-  }
+  schema::for_each<schema::kTable<QueueSampleRow>, &QueueSampleRow::track, &QueueSampleRow::depth,
+                   &QueueSampleRow::capacity, &QueueSampleRow::wait_ns>(
+      trace.db(), "WHERE role = 2 ORDER BY ts_ns", [&](const QueueSampleRow& sample) {
+        ++consumer_samples;
+        CHECK(sample.depth <= 3);
+        CHECK(sample.capacity == 3);
+        CHECK(sample.wait_ns >= 0);
+        const TrackRow* queue = trace.track(sample.track);
+        REQUIRE(queue);
+        CHECK(trace.string(queue->name) == "train_queue");
+      });
   CHECK(consumer_samples == 8);
   // One producer sample per batch, from the workers' named threads.
   CHECK(sql::query_int(trace.db(),

@@ -18,6 +18,8 @@
 
 #include "parity/profiler/clock.hpp"
 #include "parity/profiler/recorder.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
 #include "parity/trainer/dist/data_parallel.hpp"
@@ -26,7 +28,7 @@
 
 using namespace parity::trainer;
 namespace profiler = parity::profiler;
-namespace sql = parity::profiler::sql;
+namespace schema = parity::profiler::schema;
 
 namespace {
 
@@ -171,14 +173,15 @@ TEST_CASE("a traced GPU rank stores the device times of every gradient and bucke
   const std::int64_t origin = std::stoll(*trace.meta_value("clock_origin_ns"));
   // One row per gradient (not the layers' host times as well), each at its
   // own mark: traced, every gradient marks the compute stream.
-  sql::Statement grads(trace.db(), "SELECT param_idx, ts_ns FROM grad_ready ORDER BY ts_ns");
+  using profiler::GradReadyRow;
   std::map<std::int64_t, std::uint32_t> mark_of;  // parameter -> mark
-  while (grads.step()) {
-    const std::int64_t offset = grads.column_int(1) + origin - collectives.base_ns;
-    REQUIRE(offset % RecordingCollectives::kMarkSpacingNs == 0);
-    mark_of[grads.column_int(0)] =
-        static_cast<std::uint32_t>(offset / RecordingCollectives::kMarkSpacingNs);
-  }
+  schema::for_each<schema::kTable<GradReadyRow>, &GradReadyRow::param_index, &GradReadyRow::ts_ns>(
+      trace.db(), "ORDER BY ts_ns", [&](const GradReadyRow& grad) {
+        const std::int64_t offset = grad.ts_ns + origin - collectives.base_ns;
+        REQUIRE(offset % RecordingCollectives::kMarkSpacingNs == 0);
+        mark_of[grad.param_index] =
+            static_cast<std::uint32_t>(offset / RecordingCollectives::kMarkSpacingNs);
+      });
   REQUIRE(mark_of.size() == 62);
   // Each bucket waited for the mark of its last gradient issued, counting
   // the buckets after it (they go first).
@@ -194,19 +197,23 @@ TEST_CASE("a traced GPU rank stores the device times of every gradient and bucke
   CHECK(queued[1].after == last_mark(21));
   CHECK(queued[2].after == last_mark(0));
   // The collective rows: the reported device times, bucket by bucket.
-  sql::Statement rows(trace.db(),
-                      "SELECT c.bucket, c.first_param, c.last_param, c.start_ns, c.dur_ns, c.step "
-                      "FROM collective c JOIN track t ON t.id = c.track_id JOIN string s ON "
-                      "s.id = t.name_id WHERE s.text = 'allreduce' ORDER BY c.start_ns");
+  using profiler::CollectiveRow;
+  schema::Select<schema::kTable<CollectiveRow>, &CollectiveRow::bucket, &CollectiveRow::first_param,
+                 &CollectiveRow::last_param, &CollectiveRow::start_ns, &CollectiveRow::dur_ns,
+                 &CollectiveRow::step>
+      rows(trace.db(),
+           "WHERE track_id IN (SELECT t.id FROM track t JOIN string s ON s.id = t.name_id WHERE "
+           "s.text = 'allreduce') ORDER BY start_ns");
   const std::vector<std::array<std::int64_t, 3>> expected{{2, 41, 61}, {1, 21, 40}, {0, 0, 20}};
+  CollectiveRow row;
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    REQUIRE(rows.step());
-    CHECK(rows.column_int(0) == expected[i][0]);
-    CHECK(rows.column_int(1) == expected[i][1]);
-    CHECK(rows.column_int(2) == expected[i][2]);
-    CHECK(rows.column_int(3) + origin == collectives.collective_start_ns(i));
-    CHECK(rows.column_int(4) == 5'000);
-    CHECK(rows.column_int(5) == 0);
+    REQUIRE(rows.next(row));
+    CHECK(row.bucket == expected[i][0]);
+    CHECK(row.first_param == expected[i][1]);
+    CHECK(row.last_param == expected[i][2]);
+    CHECK(row.start_ns + origin == collectives.collective_start_ns(i));
+    CHECK(row.dur_ns == 5'000);
+    CHECK(row.step == 0);
   }
-  CHECK_FALSE(rows.step());
+  CHECK_FALSE(rows.next(row));
 }

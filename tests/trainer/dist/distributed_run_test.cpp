@@ -10,6 +10,8 @@
 #include <tuple>
 #include <vector>
 
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
@@ -17,6 +19,8 @@
 
 namespace fs = std::filesystem;
 namespace sql = parity::profiler::sql;
+namespace schema = parity::profiler::schema;
+using parity::profiler::CollectiveRow;
 using parity::profiler::TraceReader;
 
 namespace {
@@ -81,16 +85,21 @@ TEST_CASE("a 2-rank traced run has every gradient bucket of every step on every 
     std::set<Row> rows;
     const std::string lane =
         " FROM collective c JOIN track t ON t.id = c.track_id JOIN string n ON n.id = t.name_id ";
-    sql::Statement query(
-        trace.db(), "SELECT step, bucket, first_param, last_param, bytes, dur_ns, rank" + lane +
-                        "WHERE n.text = 'allreduce'");
-    while (query.step()) {
-      rows.insert(
-          {query.column_int(0), query.column_int(1), query.column_int(2), query.column_int(3)});
-      CHECK(query.column_int(4) > 0);
-      CHECK(query.column_int(5) > 0);
-      CHECK(query.column_int(6) == rank);
-    }
+    // The collectives on the track named `name`.
+    const auto on_track = [](const std::string& name) {
+      return "WHERE track_id IN (SELECT t.id FROM track t JOIN string n ON n.id = t.name_id "
+             "WHERE n.text = '" +
+             name + "')";
+    };
+    schema::for_each<schema::kTable<CollectiveRow>, &CollectiveRow::step, &CollectiveRow::bucket,
+                     &CollectiveRow::first_param, &CollectiveRow::last_param, &CollectiveRow::bytes,
+                     &CollectiveRow::dur_ns, &CollectiveRow::rank>(
+        trace.db(), on_track("allreduce"), [&](const CollectiveRow& row) {
+          rows.insert({row.step, row.bucket, row.first_param, row.last_param});
+          CHECK(row.bytes > 0);
+          CHECK(row.dur_ns > 0);
+          CHECK(row.rank == rank);
+        });
     CHECK(rows == expected);
     CHECK(sql::query_int(trace.db(), "SELECT count(*)" + lane + "WHERE n.text = 'allreduce'") ==
           3 * kSteps);
@@ -103,10 +112,9 @@ TEST_CASE("a 2-rank traced run has every gradient bucket of every step on every 
       sweep.insert(sweep.end(), 3, bytes);
     sweep.insert(sweep.end(), 3, gradient_bytes);
     std::vector<std::int64_t> calibrated;
-    sql::Statement calibration(trace.db(),
-                               "SELECT c.bytes, c.start_ns + c.dur_ns" + lane +
-                                   "WHERE n.text = 'allreduce_calibration' ORDER BY c.start_ns");
-    while (calibration.step()) calibrated.push_back(calibration.column_int(0));
+    schema::for_each<schema::kTable<CollectiveRow>, &CollectiveRow::bytes>(
+        trace.db(), on_track("allreduce_calibration") + " ORDER BY start_ns",
+        [&](const CollectiveRow& row) { calibrated.push_back(row.bytes); });
     CHECK(calibrated == sweep);
     CHECK(sql::query_int(trace.db(), "SELECT max(c.start_ns + c.dur_ns)" + lane +
                                          "WHERE n.text = 'allreduce_calibration'") <

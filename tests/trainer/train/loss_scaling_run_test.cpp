@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "parity/trainer/checkpoint/training_checkpoint.hpp"
 #include "temp_dir.hpp"
@@ -15,19 +17,21 @@
 #include "train_cli.hpp"
 
 namespace fs = std::filesystem;
+using parity::profiler::InstantRow;
 using parity::profiler::TraceReader;
-namespace sql = parity::profiler::sql;
+namespace schema = parity::profiler::schema;
 using namespace parity_train_cli;
 
 namespace {
 
 std::vector<std::int64_t> overflow_instants(const fs::path& db) {
   TraceReader trace(db);
-  sql::Statement rows(trace.db(),
-                      "SELECT i.arg FROM instant i JOIN string s ON s.id = i.name_id WHERE "
-                      "s.text = 'grad_overflow' ORDER BY i.ts_ns");
   std::vector<std::int64_t> steps;
-  while (rows.step()) steps.push_back(rows.column_int(0));
+  schema::for_each<schema::kTable<InstantRow>, &InstantRow::arg>(
+      trace.db(),
+      "WHERE name_id IN (SELECT id FROM string WHERE text = 'grad_overflow') ORDER BY ts_ns",
+      // arg: the overflowing step; a missing one reads as -1, which no expected list holds.
+      [&](const InstantRow& row) { steps.push_back(row.arg.value_or(-1)); });
   return steps;
 }
 

@@ -18,6 +18,8 @@
 #include <sstream>
 
 #include "parity/importers/safetensors.hpp"
+#include "parity/profiler/schema/select.hpp"
+#include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "parity/trainer/checkpoint/training_checkpoint.hpp"
 #include "parity/trainer/optim/lr_schedule.hpp"
@@ -26,8 +28,14 @@
 
 namespace fs = std::filesystem;
 using parity::profiler::Category;
+using parity::profiler::CounterRow;
+using parity::profiler::GradReadyRow;
+using parity::profiler::QueueSampleRow;
+using parity::profiler::RangeRow;
+using parity::profiler::StepRow;
 using parity::profiler::TraceReader;
 namespace sql = parity::profiler::sql;
+namespace schema = parity::profiler::schema;
 using namespace parity_train_cli;
 
 namespace {
@@ -178,22 +186,12 @@ TEST_CASE("a traced run records what the trace schema promises for every trainin
     std::string name;
   };
   std::map<std::int64_t, Range> ranges;
-  {
-    sql::Statement rows(
-        db, "SELECT id, start_ns, dur_ns, parent_id, arg, category, name_id FROM range");
-    while (rows.step()) {
-      Range r{rows.column_int(0),
-              rows.column_int(1),
-              rows.column_int(1) + rows.column_int(2),
-              std::nullopt,
-              std::nullopt,
-              Category(rows.column_int(5)),
-              trace.string(parity::profiler::NameId(rows.column_int(6)))};
-      if (!rows.column_is_null(3)) r.parent = rows.column_int(3);
-      if (!rows.column_is_null(4)) r.arg = rows.column_int(4);
-      ranges[r.id] = r;
-    }
-  }
+  schema::for_each<schema::kTable<RangeRow>, &RangeRow::id, &RangeRow::start_ns, &RangeRow::dur_ns,
+                   &RangeRow::parent_id, &RangeRow::arg, &RangeRow::category, &RangeRow::name>(
+      db, "", [&](const RangeRow& row) {
+        ranges[row.id] = Range{row.id,  row.start_ns, row.start_ns + row.dur_ns, row.parent_id,
+                               row.arg, row.category, trace.string(row.name)};
+      });
   // The nearest enclosing range of a category.
   const auto ancestor = [&](const Range& r, Category category) -> const Range* {
     for (auto parent = r.parent; parent;) {
@@ -347,18 +345,19 @@ TEST_CASE("a traced run records what the trace schema promises for every trainin
   {
     INFO("exactly one gradient_ready per parameter per step, inside that step's backward");
     std::map<std::pair<std::int64_t, std::int64_t>, int> events;
-    sql::Statement rows(db, "SELECT step, param_idx, ts_ns, bytes FROM grad_ready");
-    while (rows.step()) {
-      const std::int64_t step = rows.column_int(0), index = rows.column_int(1);
-      ++events[{step, index}];
-      const auto backward = phases.find({step, "backward"});
-      INFO("step " << step << " parameter " << index);
-      REQUIRE(backward != phases.end());
-      CHECK(rows.column_int(2) >= backward->second->start);
-      CHECK(rows.column_int(2) <= backward->second->end);
-      REQUIRE(index < std::int64_t(parameters.size()));
-      CHECK(rows.column_int(3) == parameters[std::size_t(index)].bytes);
-    }
+    schema::for_each<schema::kTable<GradReadyRow>, &GradReadyRow::step, &GradReadyRow::param_index,
+                     &GradReadyRow::ts_ns, &GradReadyRow::bytes>(
+        db, "", [&](const GradReadyRow& row) {
+          const std::int64_t step = row.step, index = row.param_index;
+          ++events[{step, index}];
+          const auto backward = phases.find({step, "backward"});
+          INFO("step " << step << " parameter " << index);
+          REQUIRE(backward != phases.end());
+          CHECK(row.ts_ns >= backward->second->start);
+          CHECK(row.ts_ns <= backward->second->end);
+          REQUIRE(index < std::int64_t(parameters.size()));
+          CHECK(row.bytes == parameters[std::size_t(index)].bytes);
+        });
     CHECK(events.size() == std::size_t(kSteps) * parameters.size());
     for (std::int64_t s = 0; s < kSteps; ++s)
       for (std::size_t p = 0; p < parameters.size(); ++p) {
@@ -370,12 +369,14 @@ TEST_CASE("a traced run records what the trace schema promises for every trainin
   {
     INFO("loss and lr counters: one per step, the printed loss and the schedule's rate");
     std::map<std::string, std::vector<std::pair<std::int64_t, double>>> series;
-    sql::Statement rows(db,
-                        "SELECT t.name_id, c.ts_ns, c.value FROM counter c JOIN track t ON "
-                        "t.id = c.track_id WHERE t.kind = 5 ORDER BY c.ts_ns");
-    while (rows.step())
-      series[trace.string(parity::profiler::NameId(rows.column_int(0)))].emplace_back(
-          rows.column_int(1), rows.column_double(2));
+    schema::for_each<schema::kTable<CounterRow>, &CounterRow::track, &CounterRow::ts_ns,
+                     &CounterRow::value>(
+        db, "WHERE track_id IN (SELECT id FROM track WHERE kind = 5) ORDER BY ts_ns",
+        [&](const CounterRow& row) {
+          const auto* track = trace.track(row.track);
+          REQUIRE(track);
+          series[trace.string(track->name)].emplace_back(row.ts_ns, row.value);
+        });
     REQUIRE(series["loss"].size() == std::size_t(kSteps));
     REQUIRE(series["lr"].size() == std::size_t(kSteps));
     const auto rates = parity::trainer::generate_learning_rates(
@@ -424,16 +425,15 @@ TEST_CASE("parity-train --trace-steps records only the chosen steps, and refuses
   CHECK(trace.meta_value("trace_steps") == "1-2,4");
   CHECK(trace.meta_value("complete") == "1");
   std::vector<std::int64_t> steps;
-  sql::Statement step_rows(trace.db(), "SELECT step FROM step ORDER BY step");
-  while (step_rows.step()) steps.push_back(step_rows.column_int(0));
+  for (const StepRow& row :
+       schema::read_all<schema::kTable<StepRow>, &StepRow::step>(trace.db(), "ORDER BY step"))
+    steps.push_back(row.step);
   CHECK(steps == std::vector<std::int64_t>{1, 2, 4});
   // Every layer range lies in one of those steps, and each step has its layers.
-  sql::Statement outside(trace.db(),
-                         "SELECT count(*) FROM range r WHERE r.category = 3 AND NOT EXISTS "
-                         "(SELECT 1 FROM step s WHERE r.start_ns >= s.start_ns AND r.start_ns + "
-                         "r.dur_ns <= s.end_ns)");
-  REQUIRE(outside.step());
-  CHECK(outside.column_int(0) == 0);
+  CHECK(sql::query_int(trace.db(),
+                       "SELECT count(*) FROM range r WHERE r.category = 3 AND NOT EXISTS "
+                       "(SELECT 1 FROM step s WHERE r.start_ns >= s.start_ns AND r.start_ns + "
+                       "r.dur_ns <= s.end_ns)") == 0);
   CHECK(sql::query_int(trace.db(), "SELECT count(*) FROM range WHERE category = 3") > 3 * 20);
   const auto loss_counters = sql::query_int(
       trace.db(),
@@ -482,15 +482,15 @@ TEST_CASE("parity-train --data-delay-ms makes every step wait that long for its 
     REQUIRE(run.exit_code == 0);
     TraceReader trace(db);
     Waits waits;
-    sql::Statement phases(trace.db(),
-                          "SELECT r.dur_ns FROM range r JOIN string s ON s.id = r.name_id WHERE "
-                          "r.category = 2 AND s.text = 'data_wait'");
-    while (phases.step()) waits.data_wait.push_back(phases.column_int(0));
-    sql::Statement samples(trace.db(),
-                           "SELECT q.wait_ns FROM queue_sample q JOIN track t ON t.id = q.track_id "
-                           "JOIN string s ON s.id = t.name_id WHERE s.text = 'train_queue' AND "
-                           "q.role = 2");
-    while (samples.step()) waits.consumer.push_back(samples.column_int(0));
+    schema::for_each<schema::kTable<RangeRow>, &RangeRow::dur_ns>(
+        trace.db(),
+        "WHERE category = 2 AND name_id IN (SELECT id FROM string WHERE text = 'data_wait')",
+        [&](const RangeRow& row) { waits.data_wait.push_back(row.dur_ns); });
+    schema::for_each<schema::kTable<QueueSampleRow>, &QueueSampleRow::wait_ns>(
+        trace.db(),
+        "WHERE role = 2 AND track_id IN (SELECT t.id FROM track t JOIN string s ON "
+        "s.id = t.name_id WHERE s.text = 'train_queue')",
+        [&](const QueueSampleRow& row) { waits.consumer.push_back(row.wait_ns); });
     REQUIRE(waits.data_wait.size() == std::size_t(kSteps));
     REQUIRE(waits.consumer.size() == std::size_t(kSteps));
     return waits;
