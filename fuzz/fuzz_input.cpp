@@ -39,4 +39,14 @@ void read_every_tensor(const importers::TensorSource& source) {
   }
 }
 
+int fuzz_tensor_source(const std::uint8_t* data, std::size_t size, std::string_view suffix,
+                       SourceOpener open) {
+  const std::filesystem::path path = write_input(data, size, suffix);
+  try {
+    read_every_tensor(*open(path));
+  } catch (const Error&) {
+  }
+  return 0;
+}
+
 }  // namespace parity::fuzz
