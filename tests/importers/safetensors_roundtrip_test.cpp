@@ -15,7 +15,6 @@
 #include "temp_dir.hpp"
 
 using parity::DType;
-using parity::Error;
 using parity::importers::NamedTensor;
 using parity::importers::SafetensorsFile;
 using parity::importers::write_safetensors;

@@ -12,7 +12,6 @@
 #include "tune_fixture.hpp"
 
 using namespace parity::analyzer;
-using parity::profiler::GradientBucket;
 using parity::test::expect_error;
 
 TEST_CASE("two ranks combine into one ready profile, cost samples and measured times", "[unit]") {

@@ -16,7 +16,6 @@
 #include "small_trace.hpp"
 
 using parity::analyzer::Finding;
-using parity::analyzer::Severity;
 using parity::analyzer::Thresholds;
 using parity::gui::FindingsModel;
 using parity::gui::kDetailRole;

@@ -10,7 +10,6 @@
 
 using parity::importers::open_torch_checkpoint;
 using parity::test::expect_error;
-using parity::test::LegacyStorage;
 using parity::test::PickleBuilder;
 using parity::test::write_legacy_checkpoint;
 
