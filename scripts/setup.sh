@@ -18,6 +18,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git  # toolchain
   libsqlite3-dev sqlite3                            # trace store
   nlohmann-json3-dev libcli11-dev                   # JSON, command line
+  libsimdjson-dev                                   # foreign traces (streamed Chrome trace JSON)
   libyaml-cpp-dev                                   # training configs
   zlib1g-dev dataset-fashion-mnist                  # datasets (gzip IDX files)
   libjpeg62-turbo-dev                               # ImageFolder JPEG decoding

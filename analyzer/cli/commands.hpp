@@ -33,6 +33,7 @@ inline void when_chosen(CLI::App* command, Run& run, Run body) {
   command->callback([&run, body = std::move(body)] { run = body; });
 }
 
+void add_import_command(CLI::App& app, Run& run);
 void add_info_command(CLI::App& app, Run& run);
 void add_export_command(CLI::App& app, Run& run);
 void add_diff_command(CLI::App& app, Run& run);

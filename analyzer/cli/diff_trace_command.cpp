@@ -6,6 +6,7 @@
 #include "parity/analyzer/profile/trace_diff.hpp"
 #include "progress.hpp"
 #include "report_output.hpp"
+#include "trace_inputs.hpp"
 
 namespace parity::cli {
 
@@ -39,11 +40,12 @@ void add_diff_trace_command(CLI::App& app, Run& run) {
     analyzer::Thresholds thresholds;
     for (const std::string& setting : options->settings)
       analyzer::set_threshold(thresholds, setting);
+    const std::string a = readable_trace(options->a), b = readable_trace(options->b);
     ProgressLine progress("analyzing");
-    const auto profiles = analyzer::analyze_traces({options->a, options->b}, thresholds,
-                                                   [&progress](double f) { progress.update(f); });
+    const auto profiles =
+        analyzer::analyze_traces({a, b}, thresholds, [&progress](double f) { progress.update(f); });
     // analyze_traces orders by rank; keep A and B as given.
-    const bool swapped = profiles[0].path != options->a;
+    const bool swapped = profiles[0].path != a;
     const analyzer::TraceDiff diff = analyzer::diff_traces(
         profiles[swapped ? 1 : 0], profiles[swapped ? 0 : 1], options->max_regression);
     write_reports(options->report, formats, "diff-trace",

@@ -6,6 +6,7 @@
 #include "parity/core/error.hpp"
 #include "parity/profiler/chrome_trace_export.hpp"
 #include "progress.hpp"
+#include "trace_inputs.hpp"
 
 namespace parity::cli {
 namespace {
@@ -69,7 +70,7 @@ void add_export_command(CLI::App& app, Run& run) {
   when_chosen(command, run, [options = options] {
     const fs::path output =
         options->output.empty() ? default_output(options->trace) : fs::path(options->output);
-    return export_chrome(options->trace, output);
+    return export_chrome(readable_trace(options->trace), output);
   });
 }
 

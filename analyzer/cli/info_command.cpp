@@ -2,6 +2,7 @@
 
 #include "commands.hpp"
 #include "parity/analyzer/trace_summary.hpp"
+#include "trace_inputs.hpp"
 
 namespace parity::cli {
 
@@ -17,7 +18,7 @@ void add_info_command(CLI::App& app, Run& run) {
   command->add_option("trace", options->trace, "Trace database (RUN.db)")->required();
   command->add_flag("--json", options->json, "Print the summary as JSON");
   when_chosen(command, run, [options = options] {
-    profiler::TraceReader trace(options->trace);
+    profiler::TraceReader trace(readable_trace(options->trace));
     const analyzer::TraceSummary summary = analyzer::summarize(trace);
     if (options->json)
       std::cout << analyzer::to_json(summary).dump(2) << '\n';

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   parity::cli::Run run;
+  parity::cli::add_import_command(app, run);
   parity::cli::add_info_command(app, run);
   parity::cli::add_export_command(app, run);
   parity::cli::add_diff_command(app, run);

@@ -9,6 +9,7 @@
 #include "parity/core/error.hpp"
 #include "progress.hpp"
 #include "report_output.hpp"
+#include "trace_inputs.hpp"
 
 namespace parity::cli {
 namespace {
@@ -79,8 +80,10 @@ void add_report_command(CLI::App& app, Run& run) {
     for (const std::string& setting : options->settings)
       analyzer::set_threshold(inputs.thresholds, setting);
     if (options->max_regression) inputs.thresholds.max_regression_pct = *options->max_regression;
-    inputs.traces.assign(options->traces.begin(), options->traces.end());
-    inputs.baseline.assign(options->baseline.begin(), options->baseline.end());
+    for (const std::string& trace : readable_traces(options->traces))
+      inputs.traces.push_back(trace);
+    for (const std::string& trace : readable_traces(options->baseline))
+      inputs.baseline.push_back(trace);
     inputs.fail_on = analyzer::parse_severity(options->fail_on);
     ProgressLine progress("analyzing");
     inputs.progress = [&progress](double fraction) { progress.update(fraction); };

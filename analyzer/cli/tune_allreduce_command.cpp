@@ -7,6 +7,7 @@
 #include "parity/analyzer/tune/tune_report.hpp"
 #include "progress.hpp"
 #include "report_output.hpp"
+#include "trace_inputs.hpp"
 
 namespace parity::cli {
 
@@ -66,12 +67,14 @@ void add_tune_allreduce_command(CLI::App& app, Run& run) {
     analyzer::TuneInput input;
     {
       ProgressLine progress("reading traces");
-      input = analyzer::load_tune_input({options->traces.begin(), options->traces.end()},
+      const std::vector<std::string> traces = readable_traces(options->traces);
+      input = analyzer::load_tune_input({traces.begin(), traces.end()},
                                         [&progress](double done) { progress.update(done); });
     }
     if (!options->cost_runs.empty()) {
       ProgressLine progress("reading --costs-from traces");
-      analyzer::add_cost_runs(input, {options->cost_runs.begin(), options->cost_runs.end()},
+      const std::vector<std::string> cost_runs = readable_traces(options->cost_runs);
+      analyzer::add_cost_runs(input, {cost_runs.begin(), cost_runs.end()},
                               [&progress](double done) { progress.update(done); });
     }
     const analyzer::TuneResult result = analyzer::tune_allreduce(std::move(input), tune);

@@ -1,0 +1,54 @@
+// Foreign traces as Parity traces: a profiler's output that users already
+// have (today the PyTorch profiler's Chrome-trace JSON, Kineto's and the
+// legacy autograd profiler's, plain or .gz) converted into an ordinary trace
+// database, which every analysis, the exporter and the viewer then read.
+// docs/import.md says what each format gives and what it cannot.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parity::importers::trace {
+
+enum class TraceFormat { kParity, kChromeJson };
+
+std::string_view format_name(TraceFormat format);
+
+// What a file is, judged by its first bytes; throws parity::Error (naming the
+// file and the formats that are read) for anything else.
+TraceFormat detect_trace_format(const std::filesystem::path& path);
+
+struct ImportOptions {
+  // Bytes of the input read so far and its size, during the import.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+};
+
+struct ImportSummary {
+  std::string source;  // what wrote the file: "PyTorch profiler (Kineto)", ...
+  std::uint64_t events = 0;
+  std::map<std::string, std::uint64_t> imported;  // what became rows: "CPU ops" -> n
+  // Events not imported, by kind ("ph=b cat=foo", "GPU user annotations"):
+  // counted and reported, never dropped silently.
+  std::map<std::string, std::uint64_t> not_imported;
+  std::vector<std::string> notes;  // what the source could not provide
+  std::string text() const;        // what `parity import` prints
+};
+
+// Converts `in` into a new trace database `out` (which must not exist).
+// Throws parity::Error naming the file, the byte offset and a hint for input
+// that is not a readable trace.
+ImportSummary import_trace(const std::filesystem::path& in, const std::filesystem::path& out,
+                           const ImportOptions& options = {});
+
+// The Parity trace to read for `path`: the file itself when it is one;
+// otherwise its conversion, kept beside it as `<file>.parity.db` and made
+// again only when the file changes (its size or time) or the importer does.
+std::filesystem::path readable_trace(const std::filesystem::path& path,
+                                     const ImportOptions& options = {});
+
+}  // namespace parity::importers::trace

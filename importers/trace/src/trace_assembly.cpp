@@ -1,0 +1,183 @@
+#include "trace_assembly.hpp"
+
+#include <algorithm>
+
+#include "parity/profiler/trace_writer.hpp"
+
+namespace parity::importers::trace {
+namespace {
+
+constexpr std::size_t kRowsPerTransaction = std::size_t(1) << 16;
+
+// Commits every kRowsPerTransaction rows, so no transaction grows without end.
+class BatchedWriter {
+ public:
+  explicit BatchedWriter(const std::filesystem::path& out) : writer_(out) { writer_.begin(); }
+  template <class Row>
+  void add(const Row& row) {
+    writer_.add(row);
+    if (++rows_ % kRowsPerTransaction == 0) {
+      writer_.commit();
+      writer_.begin();
+    }
+  }
+  profiler::TraceWriter& writer() { return writer_; }
+  void finish() {
+    writer_.commit();
+    writer_.finalize();
+  }
+
+ private:
+  profiler::TraceWriter writer_;
+  std::size_t rows_ = 0;
+};
+
+}  // namespace
+
+TraceAssembly::TraceAssembly() { name(""); }
+
+NameId TraceAssembly::name(std::string_view text) {
+  const auto [it, added] =
+      string_ids_.try_emplace(std::string(text), static_cast<NameId>(strings_.size()));
+  if (added) strings_.emplace_back(text);
+  return it->second;
+}
+
+TrackId TraceAssembly::track(const std::string& key, profiler::TrackKind kind) {
+  const auto [it, added] = track_ids_.try_emplace(key, static_cast<TrackId>(tracks_.size() + 1));
+  if (added) {
+    profiler::TrackRow row;
+    row.id = it->second;
+    row.kind = kind;
+    row.name = name(key);
+    tracks_.push_back(row);
+    described_.push_back(false);
+  }
+  return it->second;
+}
+
+void TraceAssembly::describe_track(TrackId track, std::string_view label,
+                                   std::optional<std::int64_t> pid, std::optional<std::int64_t> tid,
+                                   std::optional<std::int64_t> device,
+                                   std::optional<std::int64_t> stream) {
+  profiler::TrackRow& row = tracks_.at(track - 1);
+  row.pid = pid;
+  row.tid = tid;
+  row.device = device;
+  row.stream = stream;
+  row.name = name(label);
+  described_.at(track - 1) = true;
+}
+
+bool TraceAssembly::has_label(TrackId track) const { return described_.at(track - 1); }
+
+void TraceAssembly::saw(std::int64_t ts_ns) {
+  if (!earliest_ || ts_ns < *earliest_) earliest_ = ts_ns;
+}
+
+void TraceAssembly::add_range(TrackId track, std::int64_t start_ns, std::int64_t dur_ns,
+                              NameId name, Category category, std::optional<std::int64_t> arg) {
+  saw(start_ns);
+  ranges_.push_back(
+      {start_ns, dur_ns, arg, track, name, category, static_cast<std::uint32_t>(ranges_.size())});
+}
+
+void TraceAssembly::add_instant(TrackId track, std::int64_t ts_ns, NameId name, Category category) {
+  saw(ts_ns);
+  instants_.push_back({track, ts_ns, name, category, std::nullopt});
+}
+
+void TraceAssembly::add_counter(TrackId track, std::int64_t ts_ns, double value) {
+  saw(ts_ns);
+  counters_.push_back({track, ts_ns, value});
+}
+
+void TraceAssembly::add_gpu_activity(profiler::GpuActivityRow row) {
+  saw(row.start_ns);
+  row.id = static_cast<std::int64_t>(activities_.size() + 1);
+  activities_.push_back(row);
+}
+
+void TraceAssembly::add_api_call(profiler::ApiCallRow row) {
+  saw(row.start_ns);
+  row.id = static_cast<std::int64_t>(api_calls_.size() + 1);
+  api_calls_.push_back(row);
+}
+
+// Ranges in begin order (outer before inner at equal starts), each with the
+// innermost range of its track that holds it whole as parent. A range that
+// overlaps the open one without fitting in it is not its child: the open
+// ranges it does not fit are closed first.
+std::vector<profiler::RangeRow> TraceAssembly::nested_ranges(std::int64_t origin) const {
+  std::vector<const PendingRange*> order;
+  order.reserve(ranges_.size());
+  for (const PendingRange& range : ranges_) order.push_back(&range);
+  std::sort(order.begin(), order.end(), [](const PendingRange* a, const PendingRange* b) {
+    if (a->start_ns != b->start_ns) return a->start_ns < b->start_ns;
+    if (a->dur_ns != b->dur_ns) return a->dur_ns > b->dur_ns;
+    return a->sequence < b->sequence;
+  });
+  std::vector<profiler::RangeRow> rows(order.size());
+  std::map<TrackId, std::vector<std::size_t>> open;  // per track: indices into rows
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const PendingRange& range = *order[i];
+    const std::int64_t end = range.start_ns + range.dur_ns;
+    std::vector<std::size_t>& stack = open[range.track];
+    while (!stack.empty()) {
+      const profiler::RangeRow& top = rows[stack.back()];
+      const std::int64_t top_end = top.start_ns + origin + top.dur_ns;
+      if (top_end >= end && top.start_ns + origin <= range.start_ns) break;
+      stack.pop_back();
+    }
+    profiler::RangeRow& row = rows[i];
+    row.track = range.track;
+    row.start_ns = range.start_ns - origin;
+    row.id = static_cast<std::int64_t>(i + 1);
+    row.dur_ns = range.dur_ns;
+    row.name = range.name;
+    row.category = range.category;
+    row.depth = static_cast<std::uint32_t>(stack.size());
+    if (!stack.empty()) row.parent_id = rows[stack.back()].id;
+    row.arg = range.arg;
+    stack.push_back(i);
+  }
+  return rows;
+}
+
+void TraceAssembly::write(const std::filesystem::path& out) const {
+  const std::int64_t origin = earliest_.value_or(0);
+  BatchedWriter batch(out);
+  for (const auto& [key, value] : meta_) batch.writer().set_meta(key, value);
+  for (std::size_t id = 0; id < strings_.size(); ++id)
+    batch.writer().add_string(static_cast<NameId>(id), strings_[id]);
+  for (const profiler::TrackRow& track : tracks_) batch.add(track);
+
+  std::map<std::int64_t, profiler::StepRow> steps;
+  for (const profiler::RangeRow& range : nested_ranges(origin)) {
+    batch.add(range);
+    if (range.category == Category::kStep && range.arg)
+      steps.try_emplace(*range.arg, profiler::StepRow{*range.arg, range.track, range.start_ns,
+                                                      range.start_ns + range.dur_ns});
+  }
+  for (const auto& [number, step] : steps) batch.add(step);
+  for (profiler::InstantRow row : instants_) {
+    row.ts_ns -= origin;
+    batch.add(row);
+  }
+  for (profiler::CounterRow row : counters_) {
+    row.ts_ns -= origin;
+    batch.add(row);
+  }
+  for (profiler::GpuActivityRow row : activities_) {
+    row.start_ns -= origin;
+    batch.add(row);
+  }
+  for (profiler::ApiCallRow row : api_calls_) {
+    row.start_ns -= origin;
+    batch.add(row);
+  }
+  batch.writer().set_meta("complete", "1");
+  batch.finish();
+}
+
+}  // namespace parity::importers::trace

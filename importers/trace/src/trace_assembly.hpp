@@ -1,0 +1,80 @@
+// The rows of a trace being imported, gathered whole and written at the end:
+// a foreign file's events come in no promised order, while a Parity trace
+// wants each range's parent and depth, range ids that grow in begin order,
+// and every time on one clock from one origin (the earliest event). Rows
+// cost about 48 bytes each here, so a trace of millions of events fits in
+// a few hundred MB however large its text was.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "parity/profiler/trace_rows.hpp"
+
+namespace parity::importers::trace {
+
+using profiler::Category;
+using profiler::NameId;
+using profiler::TrackId;
+
+class TraceAssembly {
+ public:
+  TraceAssembly();
+
+  NameId name(std::string_view text);
+  // The track of a key (an importer's own spelling of a lane), made on first use.
+  TrackId track(const std::string& key, profiler::TrackKind kind);
+  void describe_track(TrackId track, std::string_view label, std::optional<std::int64_t> pid,
+                      std::optional<std::int64_t> tid, std::optional<std::int64_t> device = {},
+                      std::optional<std::int64_t> stream = {});
+  bool has_label(TrackId track) const;  // described, not only keyed
+
+  // Times are on the file's clock, in ns; write() moves them to the trace's.
+  void add_range(TrackId track, std::int64_t start_ns, std::int64_t dur_ns, NameId name,
+                 Category category, std::optional<std::int64_t> arg = {});
+  void add_instant(TrackId track, std::int64_t ts_ns, NameId name, Category category);
+  void add_counter(TrackId track, std::int64_t ts_ns, double value);
+  void add_gpu_activity(profiler::GpuActivityRow row);  // times on the file's clock
+  void add_api_call(profiler::ApiCallRow row);
+  void set_meta(std::string key, std::string value) { meta_[std::move(key)] = std::move(value); }
+
+  std::size_t range_count() const { return ranges_.size(); }
+  std::optional<std::int64_t> earliest_ns() const { return earliest_; }
+
+  // Writes the trace to `out`, which must not exist. Steps come from the
+  // ranges of category kStep (their arg is the step number).
+  void write(const std::filesystem::path& out) const;
+
+ private:
+  struct PendingRange {
+    std::int64_t start_ns, dur_ns;
+    std::optional<std::int64_t> arg;
+    TrackId track;
+    NameId name;
+    Category category;
+    std::uint32_t sequence;  // arrival order, the tie-break of equal ranges
+  };
+  void saw(std::int64_t ts_ns);
+  std::vector<profiler::RangeRow> nested_ranges(std::int64_t origin) const;
+
+  std::vector<std::string> strings_;
+  std::unordered_map<std::string, NameId> string_ids_;
+  std::map<std::string, TrackId> track_ids_;
+  std::vector<profiler::TrackRow> tracks_;
+  std::vector<bool> described_;  // given a label by describe_track
+  std::vector<PendingRange> ranges_;
+  std::vector<profiler::InstantRow> instants_;
+  std::vector<profiler::CounterRow> counters_;
+  std::vector<profiler::GpuActivityRow> activities_;
+  std::vector<profiler::ApiCallRow> api_calls_;
+  std::map<std::string, std::string> meta_;
+  std::optional<std::int64_t> earliest_;
+};
+
+}  // namespace parity::importers::trace

@@ -1,0 +1,76 @@
+#include "parity/importers/trace/trace_import.hpp"
+
+#include <array>
+#include <fstream>
+
+#include "chrome/chrome_import.hpp"
+#include "parity/core/error.hpp"
+#include "trace_assembly.hpp"
+#include "trace_source_stamp.hpp"
+
+namespace parity::importers::trace {
+
+std::string_view format_name(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kParity:
+      return "Parity trace";
+    case TraceFormat::kChromeJson:
+      return "Chrome trace-event JSON";
+  }
+  return "unknown";
+}
+
+TraceFormat detect_trace_format(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open the trace", path.string(), "check the path");
+  std::array<char, 64> head{};
+  in.read(head.data(), head.size());
+  const std::string_view bytes(head.data(), static_cast<std::size_t>(in.gcount()));
+  if (bytes.starts_with(std::string_view("SQLite format 3\0", 16))) return TraceFormat::kParity;
+  if (bytes.starts_with("\x1f\x8b")) return TraceFormat::kChromeJson;  // gzip: a .json.gz
+  for (const char c : bytes) {
+    if (c == '{' || c == '[') return TraceFormat::kChromeJson;
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
+  }
+  throw Error(bytes.empty() ? "the file is empty" : "not a trace Parity reads", path.string(),
+              "Parity reads its own trace databases and PyTorch profiler traces "
+              "(export_chrome_trace .json or .json.gz)");
+}
+
+std::string ImportSummary::text() const {
+  std::string out = "read " + std::to_string(events) + " events of a " + source + "\n";
+  for (const auto& [what, n] : imported) out += "  " + std::to_string(n) + " " + what + "\n";
+  if (!not_imported.empty()) {
+    out += "not imported:\n";
+    for (const auto& [what, n] : not_imported) out += "  " + std::to_string(n) + " " + what + "\n";
+  }
+  if (!notes.empty()) {
+    out += "what this source does not give:\n";
+    for (const std::string& note : notes) out += "  " + note + "\n";
+  }
+  return out;
+}
+
+ImportSummary import_trace(const std::filesystem::path& in, const std::filesystem::path& out,
+                           const ImportOptions& options) {
+  const TraceFormat format = detect_trace_format(in);
+  if (format == TraceFormat::kParity)
+    throw Error("the file is already a Parity trace", in.string(), "read it as it is");
+  TraceAssembly assembly;
+  ImportSummary summary;
+  read_chrome_trace(in, options, assembly, summary);
+  assembly.set_meta("import.source", in.string());
+  assembly.set_meta("import.source_format", std::string(format_name(format)));
+  assembly.set_meta("import.source_kind", summary.source);
+  assembly.set_meta("import.source_stamp", source_stamp(in));
+  assembly.set_meta("import.summary", summary.text());
+  assembly.set_meta("clock", "the source's (" + summary.source + ")");
+  assembly.set_meta("dropped_records", "0");
+  if (!summary.imported.count("steps (ProfilerStep#N)") && assembly.range_count() == 0)
+    throw Error("the trace holds no events Parity reads", in.string(),
+                "was the profiler running? a trace with no ranges has nothing to analyse");
+  assembly.write(out);
+  return summary;
+}
+
+}  // namespace parity::importers::trace
