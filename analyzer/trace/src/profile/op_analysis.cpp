@@ -21,10 +21,13 @@ void sort_by_total(std::vector<Stat>& stats) {
   });
 }
 
-// For each range, the time of the layer ranges directly nested in it (0 for
-// ranges that are not layers). Ranges arrive by track and start, parents
-// first, so a range's open ancestors are the first `depth` entries of the stack.
-std::vector<std::int64_t> nested_layer_ns(const TraceData& trace) {
+// For each layer or op range, the time of the ranges of its own category
+// nested in it with none of that category between (layers in a block, the
+// aten::addmm inside aten::linear): what its self time leaves out, as the
+// PyTorch profiler's self time does. Ranges arrive by track and start,
+// parents first, so a range's open ancestors are the first `depth` entries
+// of the stack.
+std::vector<std::int64_t> nested_same_category_ns(const TraceData& trace) {
   std::vector<std::int64_t> nested(trace.ranges.size(), 0);
   std::vector<std::size_t> open;
   profiler::TrackId track = 0;
@@ -35,9 +38,9 @@ std::vector<std::int64_t> nested_layer_ns(const TraceData& trace) {
       track = range.track;
     }
     if (open.size() > range.depth) open.resize(range.depth);
-    if (range.category == profiler::Category::kLayer)
+    if (range.category == profiler::Category::kLayer || range.category == profiler::Category::kOp)
       for (auto it = open.rbegin(); it != open.rend(); ++it)
-        if (trace.ranges[*it].category == profiler::Category::kLayer) {
+        if (trace.ranges[*it].category == range.category) {
           nested[*it] += range.dur_ns();
           break;
         }
@@ -65,14 +68,16 @@ OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
   const auto share = [&](double ns) { return step_total > 0 ? ns / step_total : 0; };
 
   std::unordered_map<profiler::NameId, std::vector<std::int64_t>> op_times;
+  std::unordered_map<profiler::NameId, double> op_self;
   std::map<std::pair<profiler::NameId, profiler::NameId>, std::vector<std::int64_t>> layer_times;
   std::map<std::pair<profiler::NameId, profiler::NameId>, double> layer_self;
-  const std::vector<std::int64_t> nested = nested_layer_ns(trace);
+  const std::vector<std::int64_t> nested = nested_same_category_ns(trace);
   for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
     const TraceRange& range = trace.ranges[i];
     if (!steps.in_steady_state(range.start_ns)) continue;
     if (range.category == profiler::Category::kOp) {
       op_times[range.name].push_back(range.dur_ns());
+      op_self[range.name] += static_cast<double>(range.dur_ns() - nested[i]);
     } else if (range.category == profiler::Category::kLayer) {
       layer_times[{range.name, range.phase}].push_back(range.dur_ns());
       layer_self[{range.name, range.phase}] += static_cast<double>(range.dur_ns() - nested[i]);
@@ -81,6 +86,7 @@ OpAnalysis analyze_ops(const TraceData& trace, const StepAnalysis& steps,
   for (auto& [name, times] : op_times) {
     OpStat stat{trace.name(name), "", distribution_of(times), 0};
     stat.step_share = share(stat.time.total_ns);
+    stat.self_ns = op_self[name];
     if (is_conversion_op(stat.name)) analysis.conversion_ns += stat.time.total_ns;
     analysis.ops.push_back(std::move(stat));
   }

@@ -74,14 +74,14 @@ void steps_section(const RankProfile& rank, Document& doc) {
   }
 }
 
-// Ops, or layers (with_phase: their phase, and their self time after the total).
+// Ops, or layers (with_phase: the phase they ran in), each with its self time after the total.
 Table op_table(const std::vector<OpStat>& stats, bool with_phase) {
   Table table;
   table.header = {"name"};
   if (with_phase) table.header.push_back("phase");
   table.header.push_back("calls");
   table.header.push_back("total");
-  if (with_phase) table.header.push_back("self");
+  table.header.push_back("self");
   for (const char* column : {"mean", "p50", "p95", "of step"}) table.header.push_back(column);
   table.numeric.assign(table.header.size(), true);
   table.numeric[0] = false;
@@ -93,7 +93,7 @@ Table op_table(const std::vector<OpStat>& stats, bool with_phase) {
     if (with_phase) row.push_back(s.phase);
     row.push_back(count(s.time.count));
     row.push_back(duration(s.time.total_ns));
-    if (with_phase) row.push_back(duration(s.self_ns));
+    row.push_back(duration(s.self_ns));
     for (std::string cell : {duration(s.time.mean_ns), duration(s.time.median_ns),
                              duration(s.time.p95_ns), format_percent(s.step_share)})
       row.push_back(std::move(cell));
@@ -109,7 +109,9 @@ void ops_section(const RankProfile& rank, Document& doc) {
     doc.paragraph("host op ranges that start in the steady-state steps, by type, heaviest " +
                   count(static_cast<std::int64_t>(std::min(kTopRows, ops.ops.size()))) + " of " +
                   count(static_cast<std::int64_t>(ops.ops.size())) + "; conversion ops " +
-                  format_percent(ops.conversion_share) + " of step time");
+                  format_percent(ops.conversion_share) +
+                  " of step time; self is the total less the ops nested inside (aten::addmm in "
+                  "aten::linear)");
     doc.table(op_table(ops.ops, false));
   }
   if (!ops.layers.empty()) {

@@ -10,10 +10,8 @@ using nlohmann::json;
 json stat_json(const OpStat& op) {
   json j = to_json(op.time);
   j["name"] = op.name;
-  if (!op.phase.empty()) {
-    j["phase"] = op.phase;
-    j["self_ns"] = op.self_ns;
-  }
+  if (!op.phase.empty()) j["phase"] = op.phase;
+  j["self_ns"] = op.self_ns;
   j["step_share"] = op.step_share;
   return j;
 }

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "parity/core/error.hpp"
@@ -161,9 +162,11 @@ std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
   const std::string_view whole = text.substr(0, dot);
   std::string_view fraction = dot == std::string_view::npos ? "" : text.substr(dot + 1);
   std::int64_t micros = 0;
-  if (whole.empty() || whole.size() > 15) return std::nullopt;
-  if (std::from_chars(whole.data(), whole.data() + whole.size(), micros).ptr !=
-      whole.data() + whole.size())
+  if (whole.empty()) return std::nullopt;
+  const auto [end, error] = std::from_chars(whole.data(), whole.data() + whole.size(), micros);
+  // Up to 9.2e15 us (year 2262 on the Unix epoch): the ns must fit an int64.
+  if (error != std::errc() || end != whole.data() + whole.size() ||
+      micros > std::numeric_limits<std::int64_t>::max() / 1000 - 1)
     return std::nullopt;
   std::int64_t nanos = 0;
   for (std::size_t i = 0; i < fraction.size(); ++i) {

@@ -29,14 +29,22 @@ std::optional<std::int64_t> step_number(std::string_view name) {
   return number;
 }
 
+// An autograd node run in backward: "AddmmBackward0", "MeanBackward1".
+bool is_autograd_node(std::string_view name) {
+  while (!name.empty() && name.back() >= '0' && name.back() <= '9') name.remove_suffix(1);
+  return name.ends_with("Backward");
+}
+
 // The category of a host range, from its "cat" and, where the writer gives
 // none (the legacy autograd profiler), from its name: operators are
-// namespaced (aten::, c10d::, autograd::...), record_function labels not.
+// namespaced (aten::, c10d::, autograd::...) or autograd nodes, which Kineto
+// files as cpu_op too; record_function labels are neither.
 Category host_category(std::string_view cat, std::string_view name) {
   if (step_number(name)) return Category::kStep;
   if (cat == "cpu_op") return Category::kOp;
   if (cat == "python_function" && name.starts_with(kModulePrefix)) return Category::kLayer;
-  if (cat.empty() && name.find("::") != std::string_view::npos) return Category::kOp;
+  if (cat.empty() && (name.find("::") != std::string_view::npos || is_autograd_node(name)))
+    return Category::kOp;
   return Category::kUser;
 }
 
@@ -256,7 +264,7 @@ void ChromeImporter::finish(const JsonStreamResult& stream) {
   if (!has_categories_)
     summary_.notes.push_back(
         "the events have no categories: operators were told from record_function ranges by "
-        "their namespaced names (aten::, autograd::...)");
+        "their names (namespaced like aten::mm, or autograd nodes like MmBackward0)");
   if (!summary_.imported.count("steps (ProfilerStep#N)"))
     summary_.notes.push_back(
         "no ProfilerStep#N ranges, so no steps: profile with a schedule and call prof.step() "

@@ -21,7 +21,7 @@ struct OpStat {
   std::string phase;      // layers: the phase they ran in (forward, backward); ops: empty
   Distribution time;      // over every call
   double step_share = 0;  // total / steady-state step time (threads in parallel can exceed 1)
-  double self_ns = 0;     // layers: the total less the time of layers nested in them
+  double self_ns = 0;     // the total less the time of ranges of its kind nested in it
 };
 
 struct KernelStat {

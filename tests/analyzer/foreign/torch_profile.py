@@ -1,0 +1,145 @@
+"""Profiles a few training steps of a small model with the PyTorch profiler
+and writes what the tests compare Parity against:
+
+  OUT                 the profiler's own export_chrome_trace (Debian's torch,
+                      built without Kineto, writes the legacy autograd
+                      profiler's bare event array)
+  OUT.kineto.json     with --kineto: the same events in Kineto's layout (an
+                      object with schemaVersion, distributedInfo and
+                      traceEvents; cat cpu_op / user_annotation; microsecond
+                      times with three decimals on the Unix epoch), written by
+                      this script from the profile, as pip's torch would
+  OUT.ops.json        torch's own key_averages(): per op name, calls and self
+                      CPU time in microseconds
+
+--model mlp|attention picks the model (neither is a ResNet); --slow NAME
+plants a slowdown: the model runs the named part three times per step
+(NAME: proj, the attention's input projection, or fc, the MLP's first
+layer); --rank R --world-size N fills distributedInfo.
+"""
+import argparse
+import gzip
+import json
+import os
+
+import torch
+import torch.nn as nn
+from torch.profiler import ProfilerActivity, profile, record_function, schedule
+
+
+class Attention(nn.Module):
+    def __init__(self, width, slow):
+        super().__init__()
+        self.proj = nn.Linear(width, 3 * width)
+        self.out = nn.Linear(width, width)
+        self.norm = nn.LayerNorm(width)
+        self.repeats = 3 if slow == "proj" else 1
+
+    def forward(self, x):
+        for _ in range(self.repeats):
+            q, k, v = self.proj(x).chunk(3, dim=-1)
+        weights = torch.softmax(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5, dim=-1)
+        return self.norm(x + self.out(weights @ v)).mean(dim=1)
+
+
+class Mlp(nn.Module):
+    def __init__(self, width, slow):
+        super().__init__()
+        self.fc = nn.Linear(width, 4 * width)
+        self.act = nn.GELU()
+        self.head = nn.Linear(4 * width, 10)
+        self.repeats = 3 if slow == "fc" else 1
+
+    def forward(self, x):
+        for _ in range(self.repeats):
+            hidden = self.fc(x.mean(dim=1))
+        return self.head(self.act(hidden))
+
+
+def profile_steps(args):
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    width = 64
+    model = (Attention if args.model == "attention" else Mlp)(width, args.slow)
+    head = nn.Linear(width, 10) if args.model == "attention" else nn.Identity()
+    params = list(model.parameters()) + list(head.parameters())
+    optimizer = torch.optim.SGD(params, lr=0.01)
+    x = torch.randn(16, 12, width)
+    y = torch.randint(0, 10, (16,))
+    traces = []
+    with profile(activities=[ProfilerActivity.CPU],
+                 schedule=schedule(wait=1, warmup=1, active=args.steps),
+                 on_trace_ready=lambda prof: traces.append(prof),
+                 record_shapes=True) as prof:
+        for _ in range(args.steps + 2):
+            with record_function("forward_and_loss"):
+                loss = nn.functional.cross_entropy(head(model(x)), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            prof.step()
+    return traces[0]
+
+
+def kineto_document(prof, args):
+    """The profile's events in Kineto's layout (see docs/import.md)."""
+    base_us = 1_700_000_000_000_000  # an epoch time, as Kineto writes
+    pid = os.getpid()
+    events, steps = [], 0
+    for event in sorted(prof.events(), key=lambda e: (e.time_range.start, -e.time_range.end)):
+        name = event.name
+        user = event.scope == 7  # torch's RecordScope.USER_SCOPE: record_function
+        if name.startswith("ProfilerStep"):
+            name = "ProfilerStep#%d" % (steps + 2)
+            steps += 1
+        events.append({
+            "ph": "X", "cat": "user_annotation" if user else "cpu_op", "name": name,
+            "pid": pid, "tid": event.thread,
+            "ts": round(base_us + event.time_range.start, 3),
+            "dur": round(event.time_range.end - event.time_range.start, 3),
+            "args": {"External id": event.id, "Input Dims": event.input_shapes,
+                     "Sequence number": event.sequence_nr}})
+    threads = sorted({event.thread for event in prof.events()})
+    events.append({"name": "process_name", "ph": "M", "ts": base_us, "pid": pid, "tid": 0,
+                   "args": {"name": "python3"}})
+    for thread in threads:
+        events.append({"name": "thread_name", "ph": "M", "ts": base_us, "pid": pid,
+                       "tid": thread, "args": {"name": "thread %d (python3)" % thread}})
+    document = {"schemaVersion": 1, "deviceProperties": [], "traceEvents": events,
+                "traceName": "torch_profile.py"}
+    if args.rank is not None:
+        document["distributedInfo"] = {"backend": "gloo", "rank": args.rank,
+                                       "world_size": args.world_size}
+    return document
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--model", choices=["mlp", "attention"], default="attention")
+    parser.add_argument("--steps", type=int, default=4)
+    parser.add_argument("--slow", choices=["proj", "fc"])
+    parser.add_argument("--kineto", action="store_true")
+    parser.add_argument("--gzip", action="store_true", help="write the Kineto layout gzipped")
+    parser.add_argument("--rank", type=int)
+    parser.add_argument("--world-size", type=int, default=1)
+    args = parser.parse_args()
+
+    prof = profile_steps(args)
+    prof.export_chrome_trace(args.out)
+    averages = {row.key: {"calls": row.count, "self_cpu_us": row.self_cpu_time_total}
+                for row in prof.key_averages()}
+    with open(args.out + ".ops.json", "w") as out:
+        json.dump(averages, out)
+    if args.kineto:
+        text = json.dumps(kineto_document(prof, args))
+        if args.gzip:
+            with gzip.open(args.out + ".kineto.json.gz", "wt") as out:
+                out.write(text)
+        else:
+            with open(args.out + ".kineto.json", "w") as out:
+                out.write(text)
+
+
+if __name__ == "__main__":
+    main()

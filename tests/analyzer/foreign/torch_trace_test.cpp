@@ -1,0 +1,142 @@
+// parity report, info and diff-trace on real PyTorch profiler traces, read
+// directly (converted once into a cache beside them), against the profiler's
+// own numbers: torch_profile.py profiles a small attention model or an MLP
+// and writes the profiler's export, the same events in Kineto's layout, and
+// torch's key_averages().
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "parity/profiler/trace_reader.hpp"
+#include "process.hpp"
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// Profiles with torch_profile.py; returns the path of its export.
+fs::path torch_trace(const TempDir& dir, const std::string& name,
+                     const std::vector<std::string>& options = {}) {
+  const fs::path out = dir / name;
+  std::vector<std::string> argv{PARITY_PYTHON, PARITY_TORCH_PROFILE, out.string()};
+  argv.insert(argv.end(), options.begin(), options.end());
+  const ProcessResult made = run_process(argv);
+  INFO(made.err);
+  REQUIRE(made.exit_code == 0);
+  return out;
+}
+
+json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  return json::parse(in);
+}
+
+json parity_json(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{PARITY_CLI};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--format", "json"});
+  const ProcessResult run = run_process(argv);
+  INFO(run.err);
+  REQUIRE(run.exit_code <= 1);
+  return json::parse(run.out);
+}
+
+// Per op name, the self time in microseconds and the calls of the report's
+// operators table (every step: --set warmup_steps=0, as torch counts them).
+std::map<std::string, std::pair<double, double>> report_ops(const fs::path& trace) {
+  const json report = parity_json({"report", trace.string(), "--set", "warmup_steps=0"});
+  std::map<std::string, std::pair<double, double>> ops;
+  for (const json& op : report.at("ranks").at(0).at("operators").at("ops"))
+    ops[op.at("name")] = {op.at("self_ns").get<double>() / 1000, op.at("count").get<double>()};
+  return ops;
+}
+
+// torch's heaviest operators by self CPU time (namespaced names: ops, not
+// ProfilerStep* or record_function labels).
+std::vector<std::string> torch_top_ops(const json& averages, std::size_t n) {
+  std::vector<std::pair<double, std::string>> ranked;
+  for (const auto& [name, row] : averages.items())
+    if (name.find("::") != std::string::npos)
+      ranked.emplace_back(row.at("self_cpu_us").get<double>(), name);
+  std::sort(ranked.rbegin(), ranked.rend());
+  std::vector<std::string> top;
+  for (std::size_t i = 0; i < std::min(n, ranked.size()); ++i) top.push_back(ranked[i].second);
+  return top;
+}
+
+void check_self_times(const fs::path& trace, const json& averages) {
+  const auto ops = report_ops(trace);
+  for (const std::string& name : torch_top_ops(averages, 5)) {
+    INFO(name);
+    REQUIRE(ops.count(name));
+    const double torch_self = averages.at(name).at("self_cpu_us").get<double>();
+    CHECK(ops.at(name).first == Approx(torch_self).epsilon(0.05));
+    CHECK(ops.at(name).second == averages.at(name).at("calls").get<double>());
+  }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "parity report on a PyTorch profiler trace gives torch's self times for its top operators",
+    "[e2e]") {
+  TempDir dir;
+  for (const std::string model : {"attention", "mlp"}) {
+    INFO(model);
+    const fs::path trace = torch_trace(dir, model + ".json", {"--model", model});
+    check_self_times(trace, read_json(fs::path(trace.string() + ".ops.json")));
+    CHECK(fs::exists(trace.string() + ".parity.db"));
+  }
+}
+
+TEST_CASE("the Kineto layout, gzipped, gives the same operators, steps and ranks", "[e2e]") {
+  TempDir dir;
+  const fs::path trace =
+      torch_trace(dir, "run.json", {"--kineto", "--gzip", "--rank", "1", "--world-size", "2"});
+  const fs::path kineto = trace.string() + ".kineto.json.gz";
+  const json averages = read_json(fs::path(trace.string() + ".ops.json"));
+  check_self_times(kineto, averages);
+  // The same calls of the same ops. (Self times may differ by a nested call
+  // of the same start and length, whose parent the two layouts can order
+  // differently at the legacy profiler's 1 us resolution.)
+  const auto from_kineto = report_ops(kineto), from_legacy = report_ops(trace);
+  REQUIRE(from_kineto.size() == from_legacy.size());
+  for (const auto& [name, self_and_calls] : from_legacy) {
+    INFO(name);
+    REQUIRE(from_kineto.count(name));
+    CHECK(from_kineto.at(name).second == self_and_calls.second);
+  }
+
+  parity::profiler::TraceReader imported(fs::path(kineto.string() + ".parity.db"));
+  CHECK(imported.meta_value("rank") == "1");
+  CHECK(imported.meta_value("world_size") == "2");
+  CHECK(imported.meta_value("import.source_kind") == "PyTorch profiler (Kineto)");
+  CHECK(parity::profiler::sql::query_int(imported.db(), "SELECT count(*) FROM step") == 4);
+  const json info = json::parse(run_process({PARITY_CLI, "info", kineto.string(), "--json"}).out);
+  CHECK(info.dump().find("thread") != std::string::npos);  // the thread names came across
+}
+
+TEST_CASE("parity diff-trace of two PyTorch traces names the operator that was slowed", "[e2e]") {
+  TempDir dir;
+  const fs::path a = torch_trace(dir, "a.json");
+  const fs::path b = torch_trace(dir, "b.json", {"--slow", "proj"});  // the projection runs 3x
+  const ProcessResult diff =
+      run_process({PARITY_CLI, "diff-trace", a.string(), b.string(), "--format", "json"});
+  INFO(diff.err);
+  REQUIRE(diff.exit_code == 1);  // B regressed
+  const json ops = json::parse(diff.out).at("ops");
+  REQUIRE(!ops.empty());
+  // The largest difference first: the projection's linear layer and its matmul.
+  const std::string first = ops.at(0).at("name");
+  CHECK((first == "aten::linear" || first == "aten::addmm"));
+  CHECK(ops.at(0).at("delta_per_step_ns").get<double>() > 0);
+}
