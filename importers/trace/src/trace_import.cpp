@@ -5,6 +5,8 @@
 
 #include "chrome/chrome_import.hpp"
 #include "parity/core/error.hpp"
+#include "parity/core/version.hpp"
+#include "parity/profiler/clock.hpp"
 #include "trace_assembly.hpp"
 #include "trace_source_stamp.hpp"
 
@@ -66,6 +68,8 @@ ImportSummary import_trace(const std::filesystem::path& in, const std::filesyste
   assembly.set_meta("import.summary", summary.text());
   assembly.set_meta("clock", "the source's (" + summary.source + ")");
   assembly.set_meta("dropped_records", "0");
+  assembly.set_meta("tool_version", kVersion);
+  assembly.set_meta("created_at", profiler::utc_now_iso8601());
   if (!summary.imported.count("steps (ProfilerStep#N)") && assembly.range_count() == 0)
     throw Error("the trace holds no events Parity reads", in.string(),
                 "was the profiler running? a trace with no ranges has nothing to analyse");
