@@ -66,6 +66,9 @@ ImportSummary import_trace(const std::filesystem::path& in, const std::filesyste
   assembly.set_meta("import.source_kind", summary.source);
   assembly.set_meta("import.source_stamp", source_stamp(in));
   assembly.set_meta("import.summary", summary.text());
+  std::string not_given;
+  for (const std::string& note : summary.notes) not_given += note + "\n";
+  assembly.set_meta("import.not_given", not_given);
   assembly.set_meta("clock", "the source's (" + summary.source + ")");
   assembly.set_meta("dropped_records", "0");
   assembly.set_meta("tool_version", kVersion);

@@ -96,6 +96,11 @@ TEST_CASE(
     check_self_times(trace, read_json(fs::path(trace.string() + ".ops.json")));
     CHECK(fs::exists(trace.string() + ".parity.db"));
   }
+  // The text report says where the trace came from and what that source cannot give.
+  const ProcessResult text = run_process({PARITY_CLI, "report", (dir / "mlp.json").string()});
+  CHECK_THAT(text.out, Catch::Contains("imported from a PyTorch profiler (legacy autograd "
+                                       "profiler) trace"));
+  CHECK_THAT(text.out, Catch::Contains("no phases (data wait, forward, backward, optimizer)"));
 }
 
 TEST_CASE("the Kineto layout, gzipped, gives the same operators, steps and ranks", "[e2e]") {

@@ -11,7 +11,8 @@ RankProfile analyze_trace(const TraceData& trace, const Thresholds& thresholds) 
   profile.path = trace.path;
   profile.rank = trace.rank;
   profile.world_size = trace.world_size;
-  for (const char* key : {"command_line", "host", "tool_version", "created_at"})
+  for (const char* key : {"command_line", "host", "tool_version", "created_at",
+                          "import.source_kind", "import.not_given"})
     if (const auto it = trace.meta.find(key); it != trace.meta.end())
       profile.meta[key] = it->second;
   profile.complete = trace.complete;

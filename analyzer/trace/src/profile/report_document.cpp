@@ -243,6 +243,30 @@ Table checks_table(const BaselineComparison& comparison, const std::string& base
   return table;
 }
 
+namespace {
+
+// For a trace imported from another profiler: what it came from, and what
+// that source cannot give (sections left empty for want of it).
+void source_section(const RankProfile& rank, Document& doc) {
+  const auto kind = rank.meta.find("import.source_kind");
+  if (kind == rank.meta.end()) return;
+  doc.heading("Source", 2, "source");
+  doc.paragraph("imported from a " + kind->second + " trace (parity import); it does not give:");
+  std::vector<std::string> lines;
+  if (const auto notes = rank.meta.find("import.not_given"); notes != rank.meta.end()) {
+    std::string_view rest = notes->second;
+    while (!rest.empty()) {
+      const std::size_t end = rest.find('\n');
+      if (end != 0) lines.emplace_back(rest.substr(0, end));
+      if (end == std::string_view::npos) break;
+      rest.remove_prefix(end + 1);
+    }
+  }
+  doc.bullets(lines);
+}
+
+}  // namespace
+
 Document report_document(const ProfileReport& report) {
   Document doc;
   doc.heading("Parity profile report", 1);
@@ -258,6 +282,7 @@ Document report_document(const ProfileReport& report) {
     doc.paragraph("The sections below show rank " + count(focus.rank) +
                   ", the one with the most work per step (every rank waits for it); the JSON "
                   "report holds every rank.");
+  source_section(focus, doc);
   steps_section(focus, doc);
   data_section(focus, doc);
   comm_section(focus, doc);

@@ -22,7 +22,9 @@ namespace parity::analyzer {
 struct RankProfile {
   std::string path;
   std::int64_t rank = 0, world_size = 1;
-  std::map<std::string, std::string> meta;  // command_line, host, tool_version, created_at
+  // command_line, host, tool_version, created_at; for imported traces
+  // import.source_kind and import.not_given (what the source cannot give, a line each)
+  std::map<std::string, std::string> meta;
   bool complete = false;
   std::uint64_t dropped_records = 0;
   std::uint64_t events = 0;
