@@ -31,6 +31,7 @@
 #include "parity/gui/timeline/event_search.hpp"
 #include "parity/gui/timeline/timeline_layout.hpp"
 #include "parity/gui/timeline/timeline_loader.hpp"
+#include "parity/importers/trace/trace_import.hpp"
 #include "timeline/timeline_widget.hpp"
 
 namespace parity::gui {
@@ -62,7 +63,8 @@ void MainWindow::build_docks() {
   auto* statistics = new QWidget(this);
   auto* layout = new QVBoxLayout(statistics);
   layout->setContentsMargins(0, 0, 0, 0);
-  statistics_title_ = new QLabel(tr("Drag with the right button (or Shift) to select a range."), statistics);
+  statistics_title_ =
+      new QLabel(tr("Drag with the right button (or Shift) to select a range."), statistics);
   auto* table = new QTableView(statistics);
   auto* sorted = new QSortFilterProxyModel(table);
   sorted->setSourceModel(&statistics_model_);
@@ -96,7 +98,9 @@ void MainWindow::build_toolbar() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
     const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open traces"), {}, tr("Parity traces (*.db *.sqlite);;All files (*)"));
+        this, tr("Open traces"), {},
+        tr("Traces (*.db *.sqlite *.json *.json.gz);;Parity traces (*.db *.sqlite);;PyTorch "
+           "profiler traces (*.json *.json.gz);;All files (*)"));
     if (!paths.isEmpty()) open_traces(paths);
   });
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
@@ -192,8 +196,9 @@ void MainWindow::open_traces(const QStringList& paths) {
           [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 100)); });
   connect(&load_task_, &BackgroundTask::failed, this, [this](const QString& message) {
     set_idle(tr("Could not open the trace"));
-    auto* box = new QMessageBox(QMessageBox::Critical, tr("parity-view"),
-                                tr("Could not open the trace:\n%1").arg(message), QMessageBox::Ok, this);
+    auto* box =
+        new QMessageBox(QMessageBox::Critical, tr("parity-view"),
+                        tr("Could not open the trace:\n%1").arg(message), QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
     emit load_failed(message);
@@ -202,16 +207,24 @@ void MainWindow::open_traces(const QStringList& paths) {
           [this] { set_idle(tr("Loading cancelled")); });
   load_task_.start([this, paths](TaskControl& control) -> std::function<void()> {
     auto loaded = std::make_shared<std::vector<std::unique_ptr<TimelineData>>>();
-    for (int i = 0; i < paths.size(); ++i) {
-      TaskControl part = control.part(static_cast<std::size_t>(i), static_cast<std::size_t>(paths.size()));
+    // A foreign trace (a PyTorch profiler JSON) is read through its conversion,
+    // kept beside it as parity import would (docs/import.md).
+    QStringList readable;
+    for (const QString& path : paths)
+      readable << QString::fromStdString(
+          importers::trace::readable_trace(path.toStdString()).string());
+    for (int i = 0; i < readable.size(); ++i) {
+      TaskControl part =
+          control.part(static_cast<std::size_t>(i), static_cast<std::size_t>(readable.size()));
       loaded->push_back(std::make_unique<TimelineData>(
-          load_timeline(paths[i].toStdString(), &part, TimelineParts::kWithoutApiCalls)));
+          load_timeline(readable[i].toStdString(), &part, TimelineParts::kWithoutApiCalls)));
     }
-    return [this, loaded, paths] { show_loaded(std::move(*loaded), paths); };
+    return [this, loaded, readable] { show_loaded(std::move(*loaded), readable); };
   });
 }
 
-void MainWindow::show_loaded(std::vector<std::unique_ptr<TimelineData>> loaded, const QStringList& paths) {
+void MainWindow::show_loaded(std::vector<std::unique_ptr<TimelineData>> loaded,
+                             const QStringList& paths) {
   statistics_task_.wait();  // it reads the traces being replaced
   state_.set_selected_event(std::nullopt);
   state_.set_selection(std::nullopt);
@@ -226,8 +239,9 @@ void MainWindow::show_loaded(std::vector<std::unique_ptr<TimelineData>> loaded, 
   std::int64_t first_common = -1;
   if (data_.size() > 1) {
     for (const StepSpan& step : data_[0]->steps) {
-      const bool everywhere = std::all_of(data_.begin(), data_.end(),
-                                          [&](const auto& trace) { return trace->step(step.step) != nullptr; });
+      const bool everywhere = std::all_of(data_.begin(), data_.end(), [&](const auto& trace) {
+        return trace->step(step.step) != nullptr;
+      });
       if (everywhere) {
         first_common = step.step;
         break;
@@ -276,7 +290,8 @@ void MainWindow::load_api_calls(const QStringList& paths) {
   api_task_.start([this, paths](TaskControl& control) -> std::function<void()> {
     auto rows = std::make_shared<std::vector<ApiCallRows>>();
     for (int i = 0; i < paths.size(); ++i) {
-      TaskControl part = control.part(static_cast<std::size_t>(i), static_cast<std::size_t>(paths.size()));
+      TaskControl part =
+          control.part(static_cast<std::size_t>(i), static_cast<std::size_t>(paths.size()));
       rows->push_back(read_api_calls(paths[i].toStdString(), &part));
     }
     return [this, rows, paths] {
@@ -326,9 +341,10 @@ void MainWindow::start_report(const QStringList& paths) {
   connect(&report_task_, &BackgroundTask::progress, this,
           [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 100)); });
   const QString loaded_status = status_->text();
-  connect(&report_task_, &BackgroundTask::failed, this, [this, loaded_status](const QString& message) {
-    set_idle(loaded_status + tr(" · analysis failed: %1").arg(message));
-  });
+  connect(&report_task_, &BackgroundTask::failed, this,
+          [this, loaded_status](const QString& message) {
+            set_idle(loaded_status + tr(" · analysis failed: %1").arg(message));
+          });
   connect(&report_task_, &BackgroundTask::cancelled, this,
           [this, loaded_status] { set_idle(loaded_status + tr(" · analysis cancelled")); });
   set_busy(status_->text() + tr(" · analyzing…"));
@@ -336,9 +352,11 @@ void MainWindow::start_report(const QStringList& paths) {
     analyzer::ReportInputs inputs;
     inputs.traces = run;
     inputs.progress = [&control](double fraction) { control.progress(fraction); };
-    auto report = std::make_shared<const analyzer::ProfileReport>(analyzer::build_profile_report(inputs));
+    auto report =
+        std::make_shared<const analyzer::ProfileReport>(analyzer::build_profile_report(inputs));
     return [this, report, loaded_status] {
-      for (ReportPanel* panel : std::initializer_list<ReportPanel*>{step_chart_, op_table_, findings_})
+      for (ReportPanel* panel :
+           std::initializer_list<ReportPanel*>{step_chart_, op_table_, findings_})
         panel->set_report(report);
       set_idle(loaded_status + tr(" · %1 findings").arg(report->findings.size()));
       emit report_ready();
@@ -357,9 +375,11 @@ void MainWindow::show_event_details() {
   try {
     if (!readers_[t]) readers_[t] = std::make_unique<profiler::TraceReader>(data_[t]->path);
     for (const auto& [key, value] : describe_event(*data_[t], *event, *readers_[t]))
-      html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
+      html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                  .arg(key.toHtmlEscaped(), value.toHtmlEscaped());
   } catch (const std::exception& e) {
-    html += QStringLiteral("<tr><td colspan='2'>%1</td></tr>").arg(QString::fromUtf8(e.what()).toHtmlEscaped());
+    html += QStringLiteral("<tr><td colspan='2'>%1</td></tr>")
+                .arg(QString::fromUtf8(e.what()).toHtmlEscaped());
   }
   details_->setHtml(html + QStringLiteral("</table>"));
 }
@@ -370,19 +390,22 @@ void MainWindow::start_range_statistics() {
     statistics_task_.cancel();
     return;
   }
-  statistics_title_->setText(tr("Computing statistics of %1…").arg(format_duration(static_cast<double>(range->length_ns()))));
+  statistics_title_->setText(tr("Computing statistics of %1…")
+                                 .arg(format_duration(static_cast<double>(range->length_ns()))));
   const std::vector<TraceView> views = timeline_->traces();
   const TimeWindow selected = *range;
   disconnect(&statistics_task_, nullptr, this, nullptr);
   connect(&statistics_task_, &BackgroundTask::failed, this,
           [this](const QString& message) { statistics_title_->setText(message); });
   statistics_task_.start([this, views, selected](TaskControl& control) -> std::function<void()> {
-    auto result = std::make_shared<std::vector<RangeStatistic>>(range_statistics(views, selected, &control));
+    auto result =
+        std::make_shared<std::vector<RangeStatistic>>(range_statistics(views, selected, &control));
     return [this, result, selected] {
       statistics_model_.set_statistics(std::move(*result), selected);
-      statistics_title_->setText(tr("%1 selected: %2 names")
-                                     .arg(format_duration(static_cast<double>(selected.length_ns())))
-                                     .arg(statistics_model_.rowCount()));
+      statistics_title_->setText(
+          tr("%1 selected: %2 names")
+              .arg(format_duration(static_cast<double>(selected.length_ns())))
+              .arg(statistics_model_.rowCount()));
       emit range_statistics_ready();
     };
   });

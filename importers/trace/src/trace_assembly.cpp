@@ -105,9 +105,11 @@ void TraceAssembly::add_api_call(profiler::ApiCallRow row) {
 }
 
 // Ranges in begin order (outer before inner at equal starts), each with the
-// innermost range of its track that holds it whole as parent. A range that
-// overlaps the open one without fitting in it is not its child: the open
-// ranges it does not fit are closed first.
+// innermost range of its track still open where it starts as parent: ranges
+// on one thread come from its call stack, so one that starts inside another
+// is its callee even where rounding (the legacy profiler's whole
+// microseconds) lets it end a little after its caller. For what follows, a
+// callee ends no later than its caller.
 std::vector<profiler::RangeRow> TraceAssembly::nested_ranges(std::int64_t origin) const {
   std::vector<const PendingRange*> order;
   order.reserve(ranges_.size());
@@ -118,17 +120,14 @@ std::vector<profiler::RangeRow> TraceAssembly::nested_ranges(std::int64_t origin
     return a->sequence < b->sequence;
   });
   std::vector<profiler::RangeRow> rows(order.size());
-  std::map<TrackId, std::vector<std::size_t>> open;  // per track: indices into rows
+  std::vector<std::int64_t> open_until(order.size());  // the end, clamped to the caller's
+  std::map<TrackId, std::vector<std::size_t>> open;    // per track: indices into rows
   for (std::size_t i = 0; i < order.size(); ++i) {
     const PendingRange& range = *order[i];
-    const std::int64_t end = range.start_ns + range.dur_ns;
     std::vector<std::size_t>& stack = open[range.track];
-    while (!stack.empty()) {
-      const profiler::RangeRow& top = rows[stack.back()];
-      const std::int64_t top_end = top.start_ns + origin + top.dur_ns;
-      if (top_end >= end && top.start_ns + origin <= range.start_ns) break;
-      stack.pop_back();
-    }
+    while (!stack.empty() && open_until[stack.back()] <= range.start_ns) stack.pop_back();
+    open_until[i] = range.start_ns + range.dur_ns;
+    if (!stack.empty()) open_until[i] = std::min(open_until[i], open_until[stack.back()]);
     profiler::RangeRow& row = rows[i];
     row.track = range.track;
     row.start_ns = range.start_ns - origin;

@@ -158,11 +158,20 @@ std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
     negative = true;
     text.remove_prefix(1);
   }
+  if (text.find_first_of("eE") != std::string_view::npos) {  // 1.7e15: rare, read as a double
+    double micros = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), micros);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(micros) ||
+        std::fabs(micros) >= 9.2e15)
+      return std::nullopt;
+    const auto ns = static_cast<std::int64_t>(std::llround(micros * 1000));
+    return negative ? -ns : ns;
+  }
   const std::size_t dot = text.find('.');
   const std::string_view whole = text.substr(0, dot);
   std::string_view fraction = dot == std::string_view::npos ? "" : text.substr(dot + 1);
   std::int64_t micros = 0;
-  if (whole.empty()) return std::nullopt;
+  if (whole.empty() || whole.front() < '0' || whole.front() > '9') return std::nullopt;
   const auto [end, error] = std::from_chars(whole.data(), whole.data() + whole.size(), micros);
   // Up to 9.2e15 us (year 2262 on the Unix epoch): the ns must fit an int64.
   if (error != std::errc() || end != whole.data() + whole.size() ||

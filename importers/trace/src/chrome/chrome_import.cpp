@@ -64,7 +64,7 @@ class ChromeImporter {
       : assembly_(assembly), summary_(summary), lanes_(assembly), where_(std::move(where)) {}
 
   void member(std::string_view key, const RawJsonValue& value);
-  void event(const ChromeEvent& event);
+  void event(const ChromeEvent& event, std::uint64_t offset);
   void finish(const JsonStreamResult& stream);
 
  private:
@@ -93,25 +93,26 @@ class ChromeImporter {
 };
 
 void ChromeImporter::member(std::string_view key, const RawJsonValue& value) {
-  simdjson::ondemand::parser parser;
-  const simdjson::padded_string_view text(value.text.data(), value.text.size(),
-                                          value.text.size() + kValuePadding);
-  simdjson::ondemand::document document;
-  if (parser.iterate(text).get(document) != simdjson::SUCCESS) return;
+  // Top-level members are few and small: the DOM parser checks each whole.
+  simdjson::dom::parser parser;
+  simdjson::dom::element document;
+  if (parser.parse(value.text.data(), value.text.size(), false).get(document) != simdjson::SUCCESS)
+    throw Error("the top-level member \"" + std::string(key) + "\" at byte " +
+                    std::to_string(value.offset) + " is not valid JSON",
+                where_, "the file may be corrupt or cut short");
+  std::int64_t number = 0;
+  std::string_view text;
   if (key == "schemaVersion") {
     has_schema_version_ = true;
   } else if (key == "baseTimeNanoseconds") {
-    std::int64_t base = 0;
-    if (document.get_int64().get(base) == simdjson::SUCCESS) base_unix_ns_ = base;
+    if (document.get_int64().get(number) == simdjson::SUCCESS) base_unix_ns_ = number;
   } else if (key == "distributedInfo") {
-    std::int64_t number = 0;
     if (document["rank"].get_int64().get(number) == simdjson::SUCCESS)
       assembly_.set_meta("rank", std::to_string(number));
     if (document["world_size"].get_int64().get(number) == simdjson::SUCCESS)
       assembly_.set_meta("world_size", std::to_string(number));
-    std::string_view backend;
-    if (document["backend"].get_string().get(backend) == simdjson::SUCCESS)
-      assembly_.set_meta("import.distributed_backend", std::string(backend));
+    if (document["backend"].get_string().get(text) == simdjson::SUCCESS)
+      assembly_.set_meta("import.distributed_backend", std::string(text));
   }
 }
 
@@ -219,7 +220,8 @@ void ChromeImporter::instant(const ChromeEvent& event) {
   count("instants");
 }
 
-void ChromeImporter::event(const ChromeEvent& event) {
+void ChromeImporter::event(const ChromeEvent& event, std::uint64_t offset) {
+  offset_ = offset;
   ++summary_.events;
   if (!event.category.empty()) has_categories_ = true;
   switch (event.phase) {
@@ -298,7 +300,7 @@ void read_chrome_trace(const std::filesystem::path& in, const ImportOptions& opt
   const std::uint64_t total = std::filesystem::file_size(in);
   JsonStreamCallbacks callbacks;
   callbacks.on_event = [&](const RawJsonValue& value) {
-    importer.event(parser.parse(value, in.string()));
+    importer.event(parser.parse(value, in.string()), value.offset);
   };
   callbacks.on_member = [&](std::string_view key, const RawJsonValue& value) {
     importer.member(key, value);
