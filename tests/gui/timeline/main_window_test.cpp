@@ -2,10 +2,12 @@
 // timeline and (after the analysis) the panels; keys zoom, pan and fit; a
 // click selects an event and shows its details with the launch it came
 // from; a right-drag selects a range and fills the statistics; Ctrl+F
-// search selects the next match; two traces align by step; a bad file is
-// reported as a message and the window stays usable.
+// search selects the next match; two traces align by step; a PyTorch
+// profiler trace opens through its conversion; a bad file is reported as a
+// message and the window stays usable.
 #include "main_window.hpp"
 
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -82,7 +84,7 @@ class MainWindowTest : public QObject {
     QVERIFY(window.state().selected_event().has_value());
     const QString details = window.details_text();
     QVERIFY2(details.contains(QStringLiteral("conv_kernel")), qPrintable(details));
-    QVERIFY(details.contains(QStringLiteral("64 × 2 × 1")));  // its grid
+    QVERIFY(details.contains(QStringLiteral("64 × 2 × 1")));        // its grid
     QVERIFY(details.contains(QStringLiteral("cudaLaunchKernel")));  // launched by
     timeline->repaint();
     QVERIFY(timeline->last_frame().flow.has_value());
@@ -99,7 +101,8 @@ class MainWindowTest : public QObject {
     QVERIFY(window.state().selection().has_value());
     QVERIFY(statistics.wait(10'000));
     const auto& rows = window.range_statistics_model().statistics();
-    const auto conv = std::find_if(rows.begin(), rows.end(), [](const auto& s) { return s.name == "conv"; });
+    const auto conv =
+        std::find_if(rows.begin(), rows.end(), [](const auto& s) { return s.name == "conv"; });
     QVERIFY(conv != rows.end());
     QCOMPARE(conv->count, 1);  // op 0 [0, 50 µs) whole, op 1 starts at 100 µs: outside
   }
@@ -136,6 +139,27 @@ class MainWindowTest : public QObject {
     const StepSpan* second = views[1].data->step(first->step);
     QVERIFY(second);
     QCOMPARE(first->start_ns + views[0].offset_ns, second->start_ns + views[1].offset_ns);
+  }
+
+  void pytorch_profiler_trace_opens() {
+    // The legacy profiler's layout: two steps, each an op holding another.
+    const QString json = dir_.filePath("torch.json");
+    std::ofstream(json.toStdString())
+        << R"([{"name": "ProfilerStep#1", "ph": "X", "ts": 0, "dur": 100, "tid": 1, "pid": "CPU functions", "args": {}},
+{"name": "aten::linear", "ph": "X", "ts": 10, "dur": 50, "tid": 1, "pid": "CPU functions", "args": {}},
+{"name": "aten::addmm", "ph": "X", "ts": 20, "dur": 30, "tid": 1, "pid": "CPU functions", "args": {}},
+{"name": "ProfilerStep#2", "ph": "X", "ts": 100, "dur": 100, "tid": 1, "pid": "CPU functions", "args": {}},
+{"name": "aten::linear", "ph": "X", "ts": 110, "dur": 50, "tid": 1, "pid": "CPU functions", "args": {}},
+{"name": "aten::addmm", "ph": "X", "ts": 120, "dur": 30, "tid": 1, "pid": "CPU functions", "args": {}}])";
+    MainWindow window;
+    QSignalSpy loaded(&window, &MainWindow::traces_loaded);
+    window.show();
+    window.open_traces({json});
+    QVERIFY(loaded.wait(20'000));
+    QCOMPARE(window.traces().size(), std::size_t{1});
+    QCOMPARE(window.traces()[0]->steps.size(), std::size_t{2});
+    QVERIFY(window.status_text().contains(QStringLiteral("6 events")));
+    QVERIFY(QFileInfo::exists(json + QStringLiteral(".parity.db")));
   }
 
   void bad_file_is_a_message() {
