@@ -98,6 +98,11 @@ void TraceAssembly::add_gpu_activity(profiler::GpuActivityRow row) {
   activities_.push_back(row);
 }
 
+void TraceAssembly::add_collective(profiler::CollectiveRow row) {
+  saw(row.start_ns);
+  collectives_.push_back(std::move(row));
+}
+
 void TraceAssembly::add_api_call(profiler::ApiCallRow row) {
   saw(row.start_ns);
   row.id = static_cast<std::int64_t>(api_calls_.size() + 1);
@@ -159,6 +164,14 @@ void TraceAssembly::write(const std::filesystem::path& out) const {
                                                       range.start_ns + range.dur_ns});
   }
   for (const auto& [number, step] : steps) batch.add(step);
+  std::map<std::pair<TrackId, std::int64_t>, std::int64_t> calls_in_step;
+  for (profiler::CollectiveRow row : collectives_) {
+    row.start_ns -= origin;
+    for (const auto& [number, step] : steps)
+      if (step.start_ns <= row.start_ns && row.start_ns < step.end_ns) row.step = number;
+    row.bucket = calls_in_step[{row.track, row.step}]++;
+    batch.add(row);
+  }
   for (profiler::InstantRow row : instants_) {
     row.ts_ns -= origin;
     batch.add(row);

@@ -42,6 +42,9 @@ class TraceAssembly {
   void add_counter(TrackId track, std::int64_t ts_ns, double value);
   void add_gpu_activity(profiler::GpuActivityRow row);  // times on the file's clock
   void add_api_call(profiler::ApiCallRow row);
+  // Its step and bucket are filled in by write(): the step whose range holds
+  // its start, and its place among its lane's collectives of that step.
+  void add_collective(profiler::CollectiveRow row);
   void set_meta(std::string key, std::string value) { meta_[std::move(key)] = std::move(value); }
 
   std::size_t range_count() const { return ranges_.size(); }
@@ -73,6 +76,7 @@ class TraceAssembly {
   std::vector<profiler::CounterRow> counters_;
   std::vector<profiler::GpuActivityRow> activities_;
   std::vector<profiler::ApiCallRow> api_calls_;
+  std::vector<profiler::CollectiveRow> collectives_;
   std::map<std::string, std::string> meta_;
   std::optional<std::int64_t> earliest_;
 };

@@ -15,7 +15,10 @@ and writes what the tests compare Parity against:
 --model mlp|attention picks the model (neither is a ResNet); --slow NAME
 plants a slowdown: the model runs the named part three times per step
 (NAME: proj, the attention's input projection, or fc, the MLP's first
-layer); --rank R --world-size N fills distributedInfo.
+layer); --rank R --world-size N fills distributedInfo. --ranks N trains
+data-parallel instead: N processes, DistributedDataParallel over gloo on
+this host, each writing OUT.rank<R>.json (and its Kineto layout, where
+"gloo:all_reduce" carries the bucket's shape and type, as Kineto writes it).
 """
 import argparse
 import gzip
@@ -23,6 +26,8 @@ import json
 import os
 
 import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
 import torch.nn as nn
 from torch.profiler import ProfilerActivity, profile, record_function, schedule
 
@@ -62,6 +67,10 @@ def profile_steps(args):
     width = 64
     model = (Attention if args.model == "attention" else Mlp)(width, args.slow)
     head = nn.Linear(width, 10) if args.model == "attention" else nn.Identity()
+    if args.ranks:
+        model = nn.parallel.DistributedDataParallel(nn.Sequential(model, head),
+                                                    bucket_cap_mb=0.05)
+        head = nn.Identity()
     params = list(model.parameters()) + list(head.parameters())
     optimizer = torch.optim.SGD(params, lr=0.01)
     x = torch.randn(16, 12, width)
@@ -92,13 +101,16 @@ def kineto_document(prof, args):
         if name.startswith("ProfilerStep"):
             name = "ProfilerStep#%d" % (steps + 2)
             steps += 1
+        args_ = {"External id": event.id, "Input Dims": event.input_shapes,
+                 "Sequence number": event.sequence_nr}
+        if name.startswith("gloo:"):  # the bucket's flat float32 tensor
+            args_["Input type"] = ["float"]
         events.append({
             "ph": "X", "cat": "user_annotation" if user else "cpu_op", "name": name,
             "pid": pid, "tid": event.thread,
             "ts": round(base_us + event.time_range.start, 3),
             "dur": round(event.time_range.end - event.time_range.start, 3),
-            "args": {"External id": event.id, "Input Dims": event.input_shapes,
-                     "Sequence number": event.sequence_nr}})
+            "args": args_})
     threads = sorted({event.thread for event in prof.events()})
     events.append({"name": "process_name", "ph": "M", "ts": base_us, "pid": pid, "tid": 0,
                    "args": {"name": "python3"}})
@@ -113,6 +125,31 @@ def kineto_document(prof, args):
     return document
 
 
+def write_outputs(prof, args, out):
+    prof.export_chrome_trace(out)
+    averages = {row.key: {"calls": row.count, "self_cpu_us": row.self_cpu_time_total}
+                for row in prof.key_averages()}
+    with open(out + ".ops.json", "w") as stream:
+        json.dump(averages, stream)
+    if args.kineto:
+        text = json.dumps(kineto_document(prof, args))
+        if args.gzip:
+            with gzip.open(out + ".kineto.json.gz", "wt") as stream:
+                stream.write(text)
+        else:
+            with open(out + ".kineto.json", "w") as stream:
+                stream.write(text)
+
+
+def rank_main(rank, args):
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(args.port)
+    dist.init_process_group("gloo", rank=rank, world_size=args.ranks)
+    args.rank, args.world_size = rank, args.ranks
+    write_outputs(profile_steps(args), args, "%s.rank%d.json" % (args.out, rank))
+    dist.destroy_process_group()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
@@ -123,22 +160,13 @@ def main():
     parser.add_argument("--gzip", action="store_true", help="write the Kineto layout gzipped")
     parser.add_argument("--rank", type=int)
     parser.add_argument("--world-size", type=int, default=1)
+    parser.add_argument("--ranks", type=int, default=0)
+    parser.add_argument("--port", type=int, default=29500)
     args = parser.parse_args()
-
-    prof = profile_steps(args)
-    prof.export_chrome_trace(args.out)
-    averages = {row.key: {"calls": row.count, "self_cpu_us": row.self_cpu_time_total}
-                for row in prof.key_averages()}
-    with open(args.out + ".ops.json", "w") as out:
-        json.dump(averages, out)
-    if args.kineto:
-        text = json.dumps(kineto_document(prof, args))
-        if args.gzip:
-            with gzip.open(args.out + ".kineto.json.gz", "wt") as out:
-                out.write(text)
-        else:
-            with open(args.out + ".kineto.json", "w") as out:
-                out.write(text)
+    if args.ranks:
+        mp.spawn(rank_main, args=(args,), nprocs=args.ranks)
+    else:
+        write_outputs(profile_steps(args), args, args.out)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 // own numbers: torch_profile.py profiles a small attention model or an MLP
 // and writes the profiler's export, the same events in Kineto's layout, and
 // torch's key_averages().
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -144,4 +146,32 @@ TEST_CASE("parity diff-trace of two PyTorch traces names the operator that was s
   const std::string first = ops.at(0).at("name");
   CHECK((first == "aten::linear" || first == "aten::addmm"));
   CHECK(ops.at(0).at("delta_per_step_ns").get<double>() > 0);
+}
+
+TEST_CASE("data-parallel PyTorch traces of two gloo ranks read as one run with its allreduces",
+          "[e2e]") {
+  TempDir dir;
+  const std::string port = std::to_string(20000 + getpid() % 20000);
+  torch_trace(dir, "dp.json", {"--ranks", "2", "--kineto", "--port", port});
+  std::vector<std::string> args{"report"};
+  for (const char* rank : {"0", "1"})
+    args.push_back((dir / ("dp.json.rank" + std::string(rank) + ".json.kineto.json")).string());
+  const json report = parity_json(args);
+  REQUIRE(report.at("ranks").size() == 2);
+  for (std::size_t r = 0; r < 2; ++r) {
+    const json& rank = report.at("ranks").at(r);
+    INFO("rank " << r);
+    CHECK(rank.at("rank") == r);
+    CHECK(rank.at("world_size") == 2);
+    const json& ops = rank.at("communication").at("collectives");
+    REQUIRE(ops.size() == 1);
+    CHECK(ops.at(0).at("op") == "allreduce");
+    CHECK(ops.at(0).at("bytes").get<std::int64_t>() > 0);  // the bucket's shape came across
+  }
+  // The legacy layout has the allreduces too, without their sizes, and says so.
+  const ProcessResult imported =
+      run_process({PARITY_CLI, "import", (dir / "dp.json.rank0.json").string(), "-o",
+                   (dir / "rank0.db").string()});
+  CHECK_THAT(imported.out, Catch::Contains("collective ranges (gloo:, nccl:)"));
+  CHECK_THAT(imported.out, Catch::Contains("collectives without their sizes"));
 }

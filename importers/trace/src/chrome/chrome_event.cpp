@@ -72,6 +72,31 @@ std::optional<std::array<std::uint32_t, 3>> dims_of(od::value value) {
   return dims;
 }
 
+// The number of elements of the first shape of "Input Dims": [[4, 8], [8]].
+std::optional<std::int64_t> first_shape_elements(od::value value) {
+  od::array shapes, dims;
+  if (value.get_array().get(shapes) != simdjson::SUCCESS) return std::nullopt;
+  for (auto shape : shapes) {
+    if (shape.get_array().get(dims) != simdjson::SUCCESS) return std::nullopt;
+    std::int64_t elements = 1;
+    for (auto dim : dims) {
+      std::int64_t extent = 0;
+      if (dim.get_int64().get(extent) != simdjson::SUCCESS || extent < 0) return std::nullopt;
+      elements *= extent;
+    }
+    return elements;
+  }
+  return std::nullopt;
+}
+
+std::string_view first_string(od::value value) {
+  od::array items;
+  std::string_view text;
+  if (value.get_array().get(items) != simdjson::SUCCESS) return {};
+  for (auto item : items) return item.get_string().get(text) == simdjson::SUCCESS ? text : "";
+  return {};
+}
+
 void read_args(od::object args, ChromeEvent& event) {
   for (auto field : args) {
     std::string_view key;
@@ -101,6 +126,14 @@ void read_args(od::object args, ChromeEvent& event) {
       event.device_type = integer_of(value);
     } else if (key == "Device Id") {
       event.device_id = integer_of(value);
+    } else if (key == "Input Dims") {
+      event.input_elements = first_shape_elements(value);
+    } else if (key == "Input type") {
+      event.input_type = first_string(value);
+    } else if (key == "In msg nelems") {
+      event.input_elements = integer_of(value);
+    } else if (key == "dtype") {
+      if (value.get_string().get(event.input_type) != simdjson::SUCCESS) event.input_type = {};
     } else if (key == "name" && event.phase == 'M') {
       if (value.get_string().get(event.label) != simdjson::SUCCESS) event.label = {};
     }

@@ -36,6 +36,10 @@ struct ChromeEvent {
   std::optional<std::int64_t> device_type;  // [memory] instants: 0 CPU, 1 CUDA
   std::optional<std::int64_t> device_id;    // [memory] instants
   std::string_view label;                   // 'M' events: args.name
+  // record_shapes: the elements of the first input ("Input Dims"), and its
+  // type ("Input type"); record_param_comms' "In msg nelems" and "dtype"
+  std::optional<std::int64_t> input_elements;
+  std::string_view input_type;
   std::vector<std::pair<std::string_view, double>> counter_values;  // 'C' events: args
 };
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "chrome/chrome_collectives.hpp"
 #include "chrome/chrome_event.hpp"
 #include "chrome/chrome_lanes.hpp"
 #include "json/chrome_json_stream.hpp"
@@ -89,6 +90,8 @@ class ChromeImporter {
   std::uint64_t offset_ = 0;                        // of the event being read, for errors
   std::map<TrackId, std::vector<OpenRange>> open_;  // 'B' events awaiting their 'E'
   std::optional<std::int64_t> base_unix_ns_;        // Kineto's baseTimeNanoseconds
+  std::int64_t rank_ = 0;                           // distributedInfo's
+  ChromeCollectives collectives_;
   bool has_categories_ = false, has_schema_version_ = false;
 };
 
@@ -107,8 +110,10 @@ void ChromeImporter::member(std::string_view key, const RawJsonValue& value) {
   } else if (key == "baseTimeNanoseconds") {
     if (document.get_int64().get(number) == simdjson::SUCCESS) base_unix_ns_ = number;
   } else if (key == "distributedInfo") {
-    if (document["rank"].get_int64().get(number) == simdjson::SUCCESS)
+    if (document["rank"].get_int64().get(number) == simdjson::SUCCESS) {
       assembly_.set_meta("rank", std::to_string(number));
+      rank_ = number;
+    }
     if (document["world_size"].get_int64().get(number) == simdjson::SUCCESS)
       assembly_.set_meta("world_size", std::to_string(number));
     if (document["backend"].get_string().get(text) == simdjson::SUCCESS)
@@ -125,6 +130,7 @@ std::int64_t ChromeImporter::require_ts(const ChromeEvent& event) {
 }
 
 void ChromeImporter::host_range(const ChromeEvent& event, std::int64_t start, std::int64_t dur) {
+  if (collectives_.consider(event, start, dur)) count("collective ranges (gloo:, nccl:)");
   const Category category = host_category(event.category, event.name);
   assembly_.add_range(lanes_.host_thread(event), start, dur, assembly_.name(event.name), category,
                       category == Category::kStep ? step_number(event.name) : std::nullopt);
@@ -144,6 +150,9 @@ void ChromeImporter::host_range(const ChromeEvent& event, std::int64_t start, st
 }
 
 void ChromeImporter::gpu_activity(const ChromeEvent& event, GpuActivityKind kind) {
+  if (kind == GpuActivityKind::kKernel &&
+      collectives_.consider(event, require_ts(event), event.dur_ns.value_or(0)))
+    count("NCCL kernels");
   profiler::GpuActivityRow row;
   const std::int64_t device = event.device.value_or(event.pid.is_text ? 0 : event.pid.number);
   const std::int64_t stream = event.stream.value_or(event.tid.is_text ? 0 : event.tid.number);
@@ -257,6 +266,7 @@ void ChromeImporter::finish(const JsonStreamResult& stream) {
   for (const auto& [track, stack] : open_)
     if (!stack.empty()) summary_.not_imported["'B' events never ended"] += stack.size();
   lanes_.label_tracks();
+  collectives_.add_to(assembly_, rank_);
   if (stream.object_format && (has_schema_version_ || has_categories_))
     summary_.source = "PyTorch profiler (Kineto)";
   else if (!stream.object_format && !has_categories_)
@@ -276,6 +286,10 @@ void ChromeImporter::finish(const JsonStreamResult& stream) {
         "no module ranges (nn.Module: ...), so no layers: profile with with_stack=True");
   if (!summary_.imported.count("kernels"))
     summary_.notes.push_back("no GPU activity: a CPU-only profile");
+  if (collectives_.sizes_missing())
+    summary_.notes.push_back(
+        "collectives without their sizes (bytes, bandwidth): profile with record_shapes=True "
+        "(NCCL kernels never carry them)");
   summary_.notes.push_back(
       "no phases (data wait, forward, backward, optimizer) and no gradient-ready times: the "
       "PyTorch profiler does not mark them");
