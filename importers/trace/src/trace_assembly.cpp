@@ -172,22 +172,17 @@ void TraceAssembly::write(const std::filesystem::path& out) const {
     row.bucket = calls_in_step[{row.track, row.step}]++;
     batch.add(row);
   }
-  for (profiler::InstantRow row : instants_) {
-    row.ts_ns -= origin;
-    batch.add(row);
-  }
-  for (profiler::CounterRow row : counters_) {
-    row.ts_ns -= origin;
-    batch.add(row);
-  }
-  for (profiler::GpuActivityRow row : activities_) {
-    row.start_ns -= origin;
-    batch.add(row);
-  }
-  for (profiler::ApiCallRow row : api_calls_) {
-    row.start_ns -= origin;
-    batch.add(row);
-  }
+  // Each row with its time (the member `time`) moved to the trace's origin.
+  const auto add_all = [&](const auto& rows, auto time) {
+    for (auto row : rows) {
+      row.*time -= origin;
+      batch.add(row);
+    }
+  };
+  add_all(instants_, &profiler::InstantRow::ts_ns);
+  add_all(counters_, &profiler::CounterRow::ts_ns);
+  add_all(activities_, &profiler::GpuActivityRow::start_ns);
+  add_all(api_calls_, &profiler::ApiCallRow::start_ns);
   batch.writer().set_meta("complete", "1");
   batch.finish();
 }
