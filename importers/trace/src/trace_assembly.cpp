@@ -37,10 +37,11 @@ class BatchedWriter {
 TraceAssembly::TraceAssembly() { name(""); }
 
 NameId TraceAssembly::name(std::string_view text) {
-  const auto [it, added] =
-      string_ids_.try_emplace(std::string(text), static_cast<NameId>(strings_.size()));
-  if (added) strings_.emplace_back(text);
-  return it->second;
+  if (const auto it = string_ids_.find(text); it != string_ids_.end()) return it->second;
+  const auto id = static_cast<NameId>(strings_.size());
+  string_ids_.emplace(std::string(text), id);
+  strings_.emplace_back(text);
+  return id;
 }
 
 TrackId TraceAssembly::track(const std::string& key, profiler::TrackKind kind) {

@@ -67,7 +67,14 @@ class TraceAssembly {
   std::vector<profiler::RangeRow> nested_ranges(std::int64_t origin) const;
 
   std::vector<std::string> strings_;
-  std::unordered_map<std::string, NameId> string_ids_;
+  // Looked up by string_view, so that a name seen before costs no allocation.
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const {
+      return std::hash<std::string_view>{}(text);
+    }
+  };
+  std::unordered_map<std::string, NameId, TextHash, std::equal_to<>> string_ids_;
   std::map<std::string, TrackId> track_ids_;
   std::vector<profiler::TrackRow> tracks_;
   std::vector<bool> described_;  // given a label by describe_track

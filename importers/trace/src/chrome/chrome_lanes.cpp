@@ -6,7 +6,15 @@ std::string ChromeLanes::spelled(const LaneId& lane) {
   return lane.is_text ? std::string(lane.text) : std::to_string(lane.number);
 }
 
+bool ChromeLanes::same(const LaneId& lane, const std::optional<std::int64_t>& number,
+                       const std::string& text) {
+  return lane.is_text ? !number && lane.text == text : number == lane.number;
+}
+
 TrackId ChromeLanes::host_thread(const ChromeEvent& event) {
+  if (last_ && same(event.pid, last_->pid, last_->pid_text) &&
+      same(event.tid, last_->tid, last_->tid_text))
+    return last_->track;
   const std::string pid = spelled(event.pid), tid = spelled(event.tid);
   const std::string key = pid + "/" + tid;
   auto it = host_lanes_.find(key);
@@ -18,13 +26,16 @@ TrackId ChromeLanes::host_thread(const ChromeEvent& event) {
     it = host_lanes_.emplace(key, HostLane{number(event.pid), number(event.tid), pid, tid, track})
              .first;
   }
+  last_ = &it->second;
   return it->second.track;
 }
 
 TrackId ChromeLanes::gpu_stream(std::int64_t device, std::int64_t stream) {
+  if (const auto it = streams_.find({device, stream}); it != streams_.end()) return it->second;
   const std::string key = "GPU " + std::to_string(device) + " stream " + std::to_string(stream);
   const TrackId track = assembly_.track(key, profiler::TrackKind::kGpuStream);
-  if (!assembly_.has_label(track)) assembly_.describe_track(track, key, {}, {}, device, stream);
+  assembly_.describe_track(track, key, {}, {}, device, stream);
+  streams_.emplace(std::make_pair(device, stream), track);
   return track;
 }
 

@@ -32,11 +32,15 @@ class ChromeLanes {
     TrackId track;
   };
   static std::string spelled(const LaneId& lane);
+  static bool same(const LaneId& lane, const std::optional<std::int64_t>& number,
+                   const std::string& text);
 
   TraceAssembly& assembly_;
-  std::map<std::string, HostLane> host_lanes_;         // by "pid/tid"
-  std::map<std::string, std::string> process_labels_;  // by pid
-  std::map<std::string, std::string> thread_labels_;   // by "pid/tid"
+  std::map<std::string, HostLane> host_lanes_;  // by "pid/tid"
+  const HostLane* last_ = nullptr;              // most events are on the lane of the one before
+  std::map<std::pair<std::int64_t, std::int64_t>, TrackId> streams_;  // by (device, stream)
+  std::map<std::string, std::string> process_labels_;                 // by pid
+  std::map<std::string, std::string> thread_labels_;                  // by "pid/tid"
 };
 
 }  // namespace parity::importers::trace
