@@ -8,9 +8,9 @@
 #include <string>
 #include <thread>
 
+#include "parity/profiler/sql_queries.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "temp_dir.hpp"
-#include "trace_query.hpp"
 
 using namespace parity::profiler;
 
@@ -59,7 +59,7 @@ void check_steps_complete(const std::filesystem::path& path, int through_step) {
                          "s.step = " +
                              std::to_string(step)) == 50);
   }
-  CHECK(trace_query::scalar_text(trace.db(), "PRAGMA integrity_check") == "ok");
+  CHECK(sql::query_text(trace.db(), "PRAGMA integrity_check") == "ok");
 }
 
 }  // namespace

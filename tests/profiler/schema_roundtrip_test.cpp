@@ -3,11 +3,11 @@
 #include "parity/core/error.hpp"
 #include "parity/profiler/schema/select.hpp"
 #include "parity/profiler/schema/tables.hpp"
+#include "parity/profiler/sql_queries.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "parity/profiler/trace_writer.hpp"
 #include "temp_dir.hpp"
 #include "trace_fixture.hpp"
-#include "trace_query.hpp"
 
 using namespace parity::profiler;
 
@@ -125,7 +125,7 @@ TEST_CASE("a finished trace is one self-contained file", "[unit]") {
   fixture::write_sample_trace(path);
   CHECK_FALSE(std::filesystem::exists(dir / "fixture.db-wal"));
   TraceReader trace(path);
-  CHECK(trace_query::scalar_text(trace.db(), "PRAGMA journal_mode") == "delete");
+  CHECK(sql::query_text(trace.db(), "PRAGMA journal_mode") == "delete");
 }
 
 TEST_CASE("the analyzer's searches are served by an index", "[unit]") {
@@ -133,9 +133,7 @@ TEST_CASE("the analyzer's searches are served by an index", "[unit]") {
   const auto path = dir / "fixture.db";
   fixture::write_sample_trace(path);
   TraceReader trace(path);
-  const auto plan = [&](const std::string& query) {
-    return trace_query::query_plan(trace.db(), query);
-  };
+  const auto plan = [&](const std::string& query) { return sql::query_plan(trace.db(), query); };
   CHECK_THAT(plan("SELECT * FROM range WHERE track_id = 1 AND start_ns BETWEEN 0 AND 100"),
              Catch::Contains("USING PRIMARY KEY (track_id=? AND start_ns>? AND start_ns<?)"));
   CHECK_THAT(plan("SELECT * FROM gpu_activity WHERE track_id = 3 AND start_ns > 5"),

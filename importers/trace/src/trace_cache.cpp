@@ -33,7 +33,7 @@ bool cache_is_current(const std::filesystem::path& cache, const std::filesystem:
 
 std::filesystem::path readable_trace(const std::filesystem::path& path,
                                      const ImportOptions& options) {
-  if (detect_trace_format(path) == TraceFormat::kParity) return path;
+  if (sniff_trace_format(path) != TraceFormat::kChromeJson) return path;
   std::filesystem::path cache = path;
   cache += ".parity.db";
   if (cache_is_current(cache, path)) return cache;

@@ -22,19 +22,39 @@ std::string_view format_name(TraceFormat format) {
   return "unknown";
 }
 
-TraceFormat detect_trace_format(const std::filesystem::path& path) {
+namespace {
+
+// The first bytes of a file; empty for one that cannot be read.
+std::string head_of(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return {};
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open the trace", path.string(), "check the path");
   std::array<char, 64> head{};
   in.read(head.data(), head.size());
-  const std::string_view bytes(head.data(), static_cast<std::size_t>(in.gcount()));
+  return std::string(head.data(), static_cast<std::size_t>(in.gcount()));
+}
+
+}  // namespace
+
+std::optional<TraceFormat> sniff_trace_format(const std::filesystem::path& path) {
+  const std::string bytes = head_of(path);
   if (bytes.starts_with(std::string_view("SQLite format 3\0", 16))) return TraceFormat::kParity;
   if (bytes.starts_with("\x1f\x8b")) return TraceFormat::kChromeJson;  // gzip: a .json.gz
   for (const char c : bytes) {
     if (c == '{' || c == '[') return TraceFormat::kChromeJson;
     if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
   }
-  throw Error(bytes.empty() ? "the file is empty" : "not a trace Parity reads", path.string(),
+  return std::nullopt;
+}
+
+TraceFormat detect_trace_format(const std::filesystem::path& path) {
+  if (const auto format = sniff_trace_format(path)) return *format;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error))
+    throw Error("cannot open the trace: no such file", path.string(), "check the path");
+  throw Error(std::filesystem::file_size(path, error) == 0 ? "the file is empty"
+                                                           : "not a trace Parity reads",
+              path.string(),
               "Parity reads its own trace databases and PyTorch profiler traces "
               "(export_chrome_trace .json or .json.gz)");
 }

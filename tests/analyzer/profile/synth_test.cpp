@@ -11,10 +11,10 @@
 #include "parity/core/error.hpp"
 #include "parity/profiler/schema/select.hpp"
 #include "parity/profiler/schema/tables.hpp"
+#include "parity/profiler/sql_queries.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
-#include "trace_query.hpp"
 
 namespace fs = std::filesystem;
 using parity::analyzer::SynthOptions;
@@ -22,7 +22,7 @@ using parity::profiler::RangeRow;
 using parity::profiler::StepRow;
 using parity::profiler::TraceReader;
 using parity::profiler::sql::query_int;
-using trace_query::text_column;
+using parity::profiler::sql::query_texts;
 namespace schema = parity::profiler::schema;
 
 namespace {
@@ -52,9 +52,9 @@ std::int64_t event_rows(TraceReader& trace) {
 std::vector<std::string> table_text(TraceReader& trace, const std::string& table) {
   std::string row = "''";
   for (const std::string& column :
-       text_column(trace.db(), "SELECT name FROM pragma_table_info('" + table + "')"))
+       query_texts(trace.db(), "SELECT name FROM pragma_table_info('" + table + "')"))
     row += " || '|' || quote(" + column + ")";
-  return text_column(trace.db(), "SELECT " + row + " FROM " + table);
+  return query_texts(trace.db(), "SELECT " + row + " FROM " + table);
 }
 
 // Step durations in order, from the step table.
@@ -167,7 +167,7 @@ TEST_CASE("synth ranges nest properly with ids in begin order", "[unit]") {
     // Each step: data_wait, forward, backward, optimizer.
     int steps = 0;
     for (const std::string& phases :
-         text_column(trace.db(),
+         query_texts(trace.db(),
                      "SELECT group_concat(name, ' ') FROM (SELECT s.id AS step, t.text AS name "
                      "FROM ranges s JOIN ranges p ON p.parent_id = s.id JOIN string t "
                      "ON t.id = p.name_id WHERE s.category = 1 ORDER BY s.id, p.start_ns) "

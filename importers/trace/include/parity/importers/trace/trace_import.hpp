@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,8 +20,11 @@ enum class TraceFormat { kParity, kChromeJson };
 
 std::string_view format_name(TraceFormat format);
 
-// What a file is, judged by its first bytes; throws parity::Error (naming the
-// file and the formats that are read) for anything else.
+// What a file is, judged by its first bytes; nullopt for a file that cannot
+// be read or is none of them.
+std::optional<TraceFormat> sniff_trace_format(const std::filesystem::path& path);
+// The same, throwing parity::Error (naming the file and the formats that are
+// read) where sniff_trace_format gives nullopt.
 TraceFormat detect_trace_format(const std::filesystem::path& path);
 
 struct ImportOptions {
@@ -45,9 +49,10 @@ struct ImportSummary {
 ImportSummary import_trace(const std::filesystem::path& in, const std::filesystem::path& out,
                            const ImportOptions& options = {});
 
-// The Parity trace to read for `path`: the file itself when it is one;
-// otherwise its conversion, kept beside it as `<file>.parity.db` and made
-// again only when the file changes (its size or time) or the importer does.
+// The Parity trace to read for `path`: the file itself when it is one (or
+// when it is no trace at all, or missing, for the trace reader to say what is
+// wrong with it, as it always has); otherwise its conversion, kept beside it as `<file>.parity.db`
+// and made again only when the file changes (its size or time) or the importer does.
 std::filesystem::path readable_trace(const std::filesystem::path& path,
                                      const ImportOptions& options = {});
 
