@@ -75,14 +75,19 @@ def profile_steps(args):
     optimizer = torch.optim.SGD(params, lr=0.01)
     x = torch.randn(16, 12, width)
     y = torch.randint(0, 10, (16,))
+    # The same batch again each step, through a DataLoader, whose batches the
+    # profiler marks (enumerate(DataLoader)#...).
+    repeats = args.steps + 2
+    loader = torch.utils.data.DataLoader(
+        torch.utils.data.TensorDataset(x.repeat(repeats, 1, 1), y.repeat(repeats)), batch_size=16)
     traces = []
     with profile(activities=[ProfilerActivity.CPU],
                  schedule=schedule(wait=1, warmup=1, active=args.steps),
                  on_trace_ready=lambda prof: traces.append(prof),
                  record_shapes=True) as prof:
-        for _ in range(args.steps + 2):
+        for xb, yb in loader:
             with record_function("forward_and_loss"):
-                loss = nn.functional.cross_entropy(head(model(x)), y)
+                loss = nn.functional.cross_entropy(head(model(xb)), yb)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()

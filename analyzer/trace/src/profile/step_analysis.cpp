@@ -31,11 +31,13 @@ std::string_view step_part_name(StepPart part) {
 }
 
 StepPart phase_part(std::string_view name) {
-  if (name == "data_wait" || name == "data" || name == "dataloader" || name == "get_next")
+  if (name == "data_wait" || name == "data" || name == "dataloader" || name == "get_next" ||
+      name.starts_with("enumerate(DataLoader)#"))  // the PyTorch profiler's
     return StepPart::kDataWait;
   if (name == "forward" || name == "fwd") return StepPart::kForward;
   if (name == "backward" || name == "bwd") return StepPart::kBackward;
-  if (name == "optimizer" || name == "optimizer_step" || name == "update")
+  if (name == "optimizer" || name == "optimizer_step" || name == "update" ||
+      name.starts_with("Optimizer.step#") || name.starts_with("Optimizer.zero_grad#"))
     return StepPart::kOptimizer;
   return StepPart::kOther;
 }

@@ -30,6 +30,15 @@ std::optional<std::int64_t> step_number(std::string_view name) {
   return number;
 }
 
+// The parts of a step PyTorch marks itself: the DataLoader's next batch and
+// the optimizer's step and zero_grad (record_function ranges, in Kineto's
+// user_annotation category). The report files them under data wait and
+// optimizer (phase_part in the analyzer).
+bool is_phase_marker(std::string_view name) {
+  return name.starts_with("enumerate(DataLoader)#") || name.starts_with("Optimizer.step#") ||
+         name.starts_with("Optimizer.zero_grad#");
+}
+
 // An autograd node run in backward: "AddmmBackward0", "MeanBackward1".
 bool is_autograd_node(std::string_view name) {
   while (!name.empty() && name.back() >= '0' && name.back() <= '9') name.remove_suffix(1);
@@ -42,6 +51,7 @@ bool is_autograd_node(std::string_view name) {
 // files as cpu_op too; record_function labels are neither.
 Category host_category(std::string_view cat, std::string_view name) {
   if (step_number(name)) return Category::kStep;
+  if (is_phase_marker(name)) return Category::kPhase;
   if (cat == "cpu_op") return Category::kOp;
   if (cat == "python_function" && name.starts_with(kModulePrefix)) return Category::kLayer;
   if (cat.empty() && (name.find("::") != std::string_view::npos || is_autograd_node(name)))
@@ -141,6 +151,8 @@ void ChromeImporter::host_range(const ChromeEvent& event, std::int64_t start, st
       return count("CPU ops");
     case Category::kLayer:
       return count("module ranges (layers)");
+    case Category::kPhase:
+      return count("phases (DataLoader, Optimizer.step, Optimizer.zero_grad)");
     default:
       return count(event.category.empty() || event.category == "user_annotation" ||
                            event.category == "python_function"
@@ -291,8 +303,12 @@ void ChromeImporter::finish(const JsonStreamResult& stream) {
         "collectives without their sizes (bytes, bandwidth): profile with record_shapes=True "
         "(NCCL kernels never carry them)");
   summary_.notes.push_back(
-      "no phases (data wait, forward, backward, optimizer) and no gradient-ready times: the "
-      "PyTorch profiler does not mark them");
+      summary_.imported.count("phases (DataLoader, Optimizer.step, Optimizer.zero_grad)")
+          ? "no forward and backward phases and no gradient-ready times: the PyTorch profiler "
+            "marks only the DataLoader's batches and the optimizer"
+          : "no phases (data wait, forward, backward, optimizer) and no gradient-ready times: "
+            "the PyTorch profiler marks only the DataLoader's batches and the optimizer, and "
+            "this trace has neither");
   if (stream.unclosed_array)
     summary_.notes.push_back("the event array was not closed (the format allows it)");
   if (const auto earliest = assembly_.earliest_ns()) {

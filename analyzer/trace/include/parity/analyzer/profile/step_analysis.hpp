@@ -61,7 +61,10 @@ struct StepAnalysis {
   double steady_ns() const { return step_time.total_ns; }
 };
 
-// Which part a phase range's name stands for; kOther for names it does not know.
+// Which part a phase range's name stands for ("data_wait", "forward",
+// "backward", "optimizer" and their synonyms; the PyTorch profiler's
+// "enumerate(DataLoader)#..." and "Optimizer.step#..."); kOther for names it
+// does not know.
 StepPart phase_part(std::string_view phase_name);
 
 // The merged intervals of this rank's collectives.
