@@ -16,8 +16,7 @@ constexpr int kEnd = -1;
 // files as they are and gzip files decompressed.
 class ChunkedDocument {
  public:
-  ChunkedDocument(const std::filesystem::path& path,
-                  std::function<void(std::uint64_t)> progress)
+  ChunkedDocument(const std::filesystem::path& path, std::function<void(std::uint64_t)> progress)
       : path_(path.string()), progress_(std::move(progress)) {
     file_ = gzopen(path_.c_str(), "rb");
     if (file_ == nullptr) throw Error("cannot open the trace", path_, "check the path");
@@ -68,7 +67,6 @@ class ChunkedDocument {
   std::string spill_;
   int depth_ = 0;
   bool in_string_ = false, escaped_ = false;
-
 };
 
 bool ChunkedDocument::refill() {
