@@ -5,7 +5,13 @@ the CPU, the cudaLaunchKernel of each addmm with its flow arrows, and the
 kernel on stream 7; plus the backward's autograd nodes and an optimizer step.
 The layout follows real Kineto traces (HTA's test traces among them): an
 object with schemaVersion, distributedInfo and traceEvents, times in
-microseconds with three decimals on the Unix epoch.
+microseconds with three decimals on the Unix epoch, and each event with the
+arguments PyTorch 2.x writes under record_shapes=True: CPU ops with
+"External id", "Record function id", "Ev Idx", "Input Dims", "Input type",
+"Input Strides" and "Concrete Inputs" (autograd nodes with "Sequence number"
+and "Fwd thread id"), kernels with Kineto's thirteen launch arguments and
+cuBLAS's long kernel names. That is about 330 bytes an event, as in real
+traces; the events per second the benchmark prints do not depend on it.
 
   kineto_trace.py OUT.json --megabytes 1000   (or --steps N)
 """
@@ -26,31 +32,53 @@ def step_events(step, layers, pid, at):
                    '"dur": %.3f, "args": %s}' % (cat, json.dumps(name), pid, tid,
                                                  BASE_US + ts, dur, args))
 
+    index = [step * layers * 8]
+
+    def op_args(corr, dims, types, strides, concrete):
+        index[0] += 1
+        return ('{"External id": %d, "Record function id": 0, "Ev Idx": %d, "Input Dims": %s, '
+                '"Input type": %s, "Input Strides": %s, "Concrete Inputs": %s}'
+                % (corr, index[0], dims, types, strides, concrete))
+
+    def backward_args(corr):
+        index[0] += 1
+        return ('{"External id": %d, "Record function id": 0, "Ev Idx": %d, '
+                '"Sequence number": %d, "Fwd thread id": 1}' % (corr, index[0], corr))
+
     t = at + 2.0
     for phase in ("forward", "backward"):
         for layer in range(layers):
             corr += 1
             if phase == "forward":
                 x("cpu_op", "aten::linear", t, 40.0, pid,
-                  '{"External id": %d, "Input Dims": [[64, 512], [512, 512], [512]]}' % corr)
-                x("cpu_op", "aten::t", t + 1.0, 4.0, pid, '{"External id": %d}' % corr)
-                x("cpu_op", "aten::addmm", t + 6.0, 30.0, pid, '{"External id": %d}' % corr)
+                  op_args(corr, "[[64, 512], [512, 512], [512]]", '["float", "float", "float"]',
+                          "[[512, 1], [512, 1], [1]]", '["", "", ""]'))
+                x("cpu_op", "aten::t", t + 1.0, 4.0, pid,
+                  op_args(corr, "[[512, 512]]", '["float"]', "[[512, 1]]", '[""]'))
+                x("cpu_op", "aten::addmm", t + 6.0, 30.0, pid,
+                  op_args(corr, "[[512], [64, 512], [512, 512], [], []]",
+                          '["float", "float", "float", "Scalar", "Scalar"]',
+                          "[[1], [512, 1], [1, 512], [], []]", '["", "", "", "1", "1"]'))
                 launch = t + 10.0
             else:
                 x("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", t, 40.0, pid,
-                  '{"External id": %d}' % corr)
-                x("cpu_op", "AddmmBackward0", t + 1.0, 36.0, pid, '{"External id": %d}' % corr)
-                x("cpu_op", "aten::mm", t + 3.0, 30.0, pid, '{"External id": %d}' % corr)
+                  backward_args(corr))
+                x("cpu_op", "AddmmBackward0", t + 1.0, 36.0, pid, backward_args(corr))
+                x("cpu_op", "aten::mm", t + 3.0, 30.0, pid,
+                  op_args(corr, "[[64, 512], [512, 512]]", '["float", "float"]',
+                          "[[512, 1], [512, 1]]", '["", ""]'))
                 launch = t + 6.0
             x("cuda_runtime", "cudaLaunchKernel", launch, 8.0, pid,
               '{"External id": %d, "cbid": 211, "correlation": %d}' % (corr, corr))
             out.append('{"ph": "s", "id": %d, "pid": %d, "tid": %d, "ts": %.3f, "cat": "ac2g", '
                        '"name": "ac2g"}' % (corr, pid, pid, BASE_US + launch))
             kernel = launch + 12.0
-            x("kernel", "ampere_sgemm_128x64_tn", kernel, 25.0, 7,
-              '{"External id": %d, "device": 0, "context": 1, "stream": 7, "correlation": %d, '
-              '"registers per thread": 126, "shared memory": 16384, "grid": [8, 4, 1], '
-              '"block": [256, 1, 1]}' % (corr, corr))
+            x("kernel", "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1"
+              "_execute_segment_k_off_kernel__5x_cublas", kernel, 25.0, 7,
+              '{"External id": %d, "queued": 0, "device": 0, "context": 1, "stream": 7, '
+              '"correlation": %d, "registers per thread": 126, "shared memory": 16384, '
+              '"blocks per SM": 0.24242425, "warps per SM": 1.939394, "grid": [8, 4, 1], '
+              '"block": [256, 1, 1], "est. achieved occupancy %%": 3}' % (corr, corr))
             out.append('{"ph": "f", "id": %d, "pid": 0, "tid": 7, "ts": %.3f, "cat": "ac2g", '
                        '"name": "ac2g", "bp": "e"}' % (corr, BASE_US + kernel))
             t += 45.0

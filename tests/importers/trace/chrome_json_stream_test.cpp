@@ -400,3 +400,57 @@ TEST_CASE("a value of over 64 MiB is refused", "[unit]") {
                Catch::Contains("at byte " + std::to_string(kThreeEvents[0].size() + 3)));
   }
 }
+
+// The scanner runs on a thread of its own and hands the events over in
+// batches of about 1 MiB (chrome_json_pipeline.cpp); what the callbacks see
+// must not show it.
+TEST_CASE("events spread over many batches come in document order with their offsets", "[unit]") {
+  std::vector<std::string> events;
+  for (int i = 0; events.size() < 40000; ++i)
+    events.push_back(R"({"ph": "X", "name": "op)" + std::to_string(i) + R"(", "ts": )" +
+                     std::to_string(i) + R"(, "dur": 1, "pid": 1, "tid": 1,)" +
+                     R"( "args": {"Input Dims": [[64, 512], [512, 512], [512]]}})");
+  const std::string head = "{\"traceEvents\": [";
+  std::string text = head;
+  for (std::size_t i = 0; i < events.size(); ++i) text += (i ? ", " : "") + events[i];
+  text += "], \"traceName\": \"many\"}";
+  REQUIRE(text.size() > 4 * (std::size_t(1) << 20));  // over four batches
+  const Read read = read_text(text);
+  check_events(read, events, offsets_of(events, head.size(), 2));
+  CHECK(read.members ==
+        std::vector<std::pair<std::string, std::string>>{{"traceName", "\"many\""}});
+}
+
+TEST_CASE("an error in a callback stops the reading and comes out as it was thrown", "[unit]") {
+  TempDir dir;
+  std::string text = "[";
+  for (int i = 0; i < 100000; ++i) text += (i ? ", " : "") + kThreeEvents[0];
+  write_file(dir / "trace.json", text + "]");
+  int seen = 0;
+  JsonStreamCallbacks callbacks;
+  callbacks.on_event = [&](const RawJsonValue&) {
+    if (++seen == 5000) throw parity::Error("planted", "event 5000", "none");
+  };
+  CHECK_THROWS_WITH(read_chrome_json(dir / "trace.json", callbacks), Catch::Contains("planted"));
+  CHECK(seen == 5000);
+}
+
+TEST_CASE("a document that goes wrong late hands over every event before the error", "[unit]") {
+  std::vector<std::string> events(30000, kThreeEvents[1]);
+  std::string text = "[";
+  for (std::size_t i = 0; i < events.size(); ++i) text += (i ? ", " : "") + events[i];
+  const std::size_t broken_at = text.size() + 2;
+  text += ", {\"ph\": ";  // truncated inside the next event
+  TempDir dir;
+  write_file(dir / "trace.json", text);
+  std::size_t seen = 0;
+  JsonStreamCallbacks callbacks;
+  callbacks.on_event = [&](const RawJsonValue&) { ++seen; };
+  try {
+    read_chrome_json(dir / "trace.json", callbacks);
+    FAIL("a truncated document was accepted");
+  } catch (const parity::Error& e) {
+    CHECK_THAT(e.what_failed(), Catch::Contains("at byte " + std::to_string(broken_at)));
+  }
+  CHECK(seen == events.size());
+}

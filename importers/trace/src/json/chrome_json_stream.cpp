@@ -1,9 +1,8 @@
-#include "json/chrome_json_stream.hpp"
-
 #include <zlib.h>
 
 #include <vector>
 
+#include "json/chrome_json_scan.hpp"
 #include "parity/core/error.hpp"
 
 namespace parity::importers::trace {
@@ -224,7 +223,7 @@ bool read_events(ChunkedDocument& doc, const JsonStreamCallbacks& callbacks, boo
 
 }  // namespace
 
-JsonStreamResult read_chrome_json(const std::filesystem::path& path,
+JsonStreamResult scan_chrome_json(const std::filesystem::path& path,
                                   const JsonStreamCallbacks& callbacks) {
   ChunkedDocument doc(path, callbacks.on_progress);
   JsonStreamResult result;
