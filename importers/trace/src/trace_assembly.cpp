@@ -117,10 +117,10 @@ void TraceAssembly::add_api_call(profiler::ApiCallRow row) {
 // microseconds) lets it end a little after its caller. For what follows, a
 // callee ends no later than its caller.
 std::vector<profiler::RangeRow> TraceAssembly::nested_ranges(std::int64_t origin) const {
-  std::vector<const PendingRange*> order;
+  std::vector<const Range*> order;
   order.reserve(ranges_.size());
-  for (const PendingRange& range : ranges_) order.push_back(&range);
-  std::sort(order.begin(), order.end(), [](const PendingRange* a, const PendingRange* b) {
+  for (const Range& range : ranges_) order.push_back(&range);
+  std::sort(order.begin(), order.end(), [](const Range* a, const Range* b) {
     if (a->start_ns != b->start_ns) return a->start_ns < b->start_ns;
     if (a->dur_ns != b->dur_ns) return a->dur_ns > b->dur_ns;
     return a->sequence < b->sequence;
@@ -129,7 +129,7 @@ std::vector<profiler::RangeRow> TraceAssembly::nested_ranges(std::int64_t origin
   std::vector<std::int64_t> open_until(order.size());  // the end, clamped to the caller's
   std::map<TrackId, std::vector<std::size_t>> open;    // per track: indices into rows
   for (std::size_t i = 0; i < order.size(); ++i) {
-    const PendingRange& range = *order[i];
+    const Range& range = *order[i];
     std::vector<std::size_t>& stack = open[range.track];
     while (!stack.empty() && open_until[stack.back()] <= range.start_ns) stack.pop_back();
     open_until[i] = range.start_ns + range.dur_ns;

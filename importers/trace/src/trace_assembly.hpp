@@ -25,6 +25,16 @@ using profiler::TrackId;
 
 class TraceAssembly {
  public:
+  // A range as added: times on the file's clock.
+  struct Range {
+    std::int64_t start_ns, dur_ns;
+    std::optional<std::int64_t> arg;
+    TrackId track;
+    NameId name;
+    Category category;
+    std::uint32_t sequence;  // arrival order, the tie-break of equal ranges
+  };
+
   TraceAssembly();
 
   NameId name(std::string_view text);
@@ -48,6 +58,9 @@ class TraceAssembly {
   void set_meta(std::string key, std::string value) { meta_[std::move(key)] = std::move(value); }
 
   std::size_t range_count() const { return ranges_.size(); }
+  // What was added so far, for passes that derive more from it.
+  const std::vector<Range>& ranges() const { return ranges_; }
+  std::string_view text(NameId name) const { return strings_.at(name); }
   std::optional<std::int64_t> earliest_ns() const { return earliest_; }
 
   // Writes the trace to `out`, which must not exist. Steps come from the
@@ -55,14 +68,6 @@ class TraceAssembly {
   void write(const std::filesystem::path& out) const;
 
  private:
-  struct PendingRange {
-    std::int64_t start_ns, dur_ns;
-    std::optional<std::int64_t> arg;
-    TrackId track;
-    NameId name;
-    Category category;
-    std::uint32_t sequence;  // arrival order, the tie-break of equal ranges
-  };
   void saw(std::int64_t ts_ns);
   std::vector<profiler::RangeRow> nested_ranges(std::int64_t origin) const;
 
@@ -78,7 +83,7 @@ class TraceAssembly {
   std::map<std::string, TrackId> track_ids_;
   std::vector<profiler::TrackRow> tracks_;
   std::vector<bool> described_;  // given a label by describe_track
-  std::vector<PendingRange> ranges_;
+  std::vector<Range> ranges_;
   std::vector<profiler::InstantRow> instants_;
   std::vector<profiler::CounterRow> counters_;
   std::vector<profiler::GpuActivityRow> activities_;

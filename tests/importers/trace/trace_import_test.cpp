@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -400,4 +401,62 @@ TEST_CASE("parity info refuses a truncated Chrome trace and keeps no cache", "[e
   for (const auto& entry : fs::directory_iterator(dir.path()))
     left.push_back(entry.path().filename().string());
   CHECK(left == std::vector<std::string>{"trace.json"});
+}
+
+// One training step as PyTorch 2.x writes it: the DataLoader's batch, the
+// forward's ops, zero_grad between forward and backward, the autograd
+// engine's work (on a thread of its own, as for CUDA tensors) and the
+// optimizer; a second step that never ran backward (evaluation).
+const std::string kTrainingSteps = R"j({"schemaVersion": 1, "traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 1000, "dur": 1000},
+  {"ph": "X", "cat": "user_annotation", "name": "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "pid": 1, "tid": 1, "ts": 1010, "dur": 90},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::stack", "pid": 1, "tid": 1, "ts": 1020, "dur": 50},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 1120, "dur": 200},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 1, "tid": 1, "ts": 1130, "dur": 180},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::cross_entropy_loss", "pid": 1, "tid": 1, "ts": 1330, "dur": 60},
+  {"ph": "X", "cat": "user_annotation", "name": "Optimizer.zero_grad#SGD.zero_grad", "pid": 1, "tid": 1, "ts": 1400, "dur": 20},
+  {"ph": "X", "cat": "cpu_op", "name": "autograd::engine::evaluate_function: AddmmBackward0", "pid": 1, "tid": 2, "ts": 1450, "dur": 300},
+  {"ph": "X", "cat": "cpu_op", "name": "AddmmBackward0", "pid": 1, "tid": 2, "ts": 1455, "dur": 290},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 2, "ts": 1460, "dur": 280},
+  {"ph": "X", "cat": "user_annotation", "name": "Optimizer.step#SGD.step", "pid": 1, "tid": 1, "ts": 1800, "dur": 150},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 2000, "dur": 500},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 2100, "dur": 200}
+]})j";
+
+TEST_CASE("parity import derives forward and backward phases from the autograd engine's work",
+          "[e2e]") {
+  Imported imported;
+  import_text(imported, kTrainingSteps, "trace.json");
+  CHECK_THAT(imported.result.out,
+             Catch::Contains("1 steps given forward and backward phases (derived)"));
+  CHECK_THAT(imported.result.out, Catch::Contains("forward and backward are derived"));
+  TraceReader trace(imported.db);
+  std::map<std::string, std::vector<RangeRow>> phases;
+  for (const RangeRow& range :
+       schema::read_all<schema::kTable<RangeRow>>(trace.db(), "ORDER BY id"))
+    if (range.category == Category::kPhase) phases[trace.string(range.name)].push_back(range);
+  // Times from the earliest event, ts 1000 us. Forward runs from the first op
+  // after the DataLoader's batch to zero_grad; backward spans the engine's
+  // work on thread 2 and is put on the step's thread.
+  REQUIRE(phases["forward"].size() == 1);
+  CHECK(phases["forward"][0].start_ns == 120'000);
+  CHECK(phases["forward"][0].dur_ns == 280'000);
+  REQUIRE(phases["backward"].size() == 1);
+  CHECK(phases["backward"][0].start_ns == 450'000);
+  CHECK(phases["backward"][0].dur_ns == 300'000);
+  const TrackId main = track_named(trace, "process 1 / thread 1");
+  CHECK(phases["forward"][0].track == main);
+  CHECK(phases["backward"][0].track == main);
+
+  const ProcessResult report = parity_cli({"report", imported.db.string(), "--format", "json"});
+  INFO(report.err);
+  REQUIRE(report.exit_code == 0);
+  CHECK_THAT(report.out, Catch::Contains("\"backward\""));
+}
+
+TEST_CASE("parity import adds no phases to a trace without backward", "[e2e]") {
+  Imported imported;
+  import_text(imported, kTrace, "trace.json");
+  CHECK_THAT(imported.result.out, !Catch::Contains("forward and backward phases (derived)"));
+  CHECK_THAT(imported.result.out, Catch::Contains("shows no autograd work inside a step"));
 }

@@ -9,6 +9,7 @@
 #include "chrome/chrome_collectives.hpp"
 #include "chrome/chrome_event.hpp"
 #include "chrome/chrome_lanes.hpp"
+#include "chrome/chrome_phases.hpp"
 #include "json/chrome_json_stream.hpp"
 #include "parity/core/error.hpp"
 
@@ -39,12 +40,6 @@ bool is_phase_marker(std::string_view name) {
          name.starts_with("Optimizer.zero_grad#");
 }
 
-// An autograd node run in backward: "AddmmBackward0", "MeanBackward1".
-bool is_autograd_node(std::string_view name) {
-  while (!name.empty() && name.back() >= '0' && name.back() <= '9') name.remove_suffix(1);
-  return name.ends_with("Backward");
-}
-
 // The category of a host range, from its "cat" and, where the writer gives
 // none (the legacy autograd profiler), from its name: operators are
 // namespaced (aten::, c10d::, autograd::...) or autograd nodes, which Kineto
@@ -54,7 +49,7 @@ Category host_category(std::string_view cat, std::string_view name) {
   if (is_phase_marker(name)) return Category::kPhase;
   if (cat == "cpu_op") return Category::kOp;
   if (cat == "python_function" && name.starts_with(kModulePrefix)) return Category::kLayer;
-  if (cat.empty() && (name.find("::") != std::string_view::npos || is_autograd_node(name)))
+  if (cat.empty() && (name.find("::") != std::string_view::npos || is_backward_op(name)))
     return Category::kOp;
   return Category::kUser;
 }
@@ -302,13 +297,20 @@ void ChromeImporter::finish(const JsonStreamResult& stream) {
     summary_.notes.push_back(
         "collectives without their sizes (bytes, bandwidth): profile with record_shapes=True "
         "(NCCL kernels never carry them)");
-  summary_.notes.push_back(
-      summary_.imported.count("phases (DataLoader, Optimizer.step, Optimizer.zero_grad)")
-          ? "no forward and backward phases and no gradient-ready times: the PyTorch profiler "
-            "marks only the DataLoader's batches and the optimizer"
-          : "no phases (data wait, forward, backward, optimizer) and no gradient-ready times: "
-            "the PyTorch profiler marks only the DataLoader's batches and the optimizer, and "
-            "this trace has neither");
+  if (const std::size_t phased = add_training_phases(assembly_)) {
+    summary_.imported["steps given forward and backward phases (derived)"] = phased;
+    summary_.notes.push_back(
+        "forward and backward are derived, not marked: backward spans the autograd engine's "
+        "work in each step, forward the step's operators before it after the data wait");
+    summary_.notes.push_back(
+        "no gradient-ready times: the PyTorch profiler does not record when each gradient is "
+        "ready");
+  } else {
+    summary_.notes.push_back(
+        "no forward and backward phases and no gradient-ready times: the PyTorch profiler marks "
+        "only the DataLoader's batches and the optimizer, and this trace shows no autograd work "
+        "inside a step");
+  }
   if (stream.unclosed_array)
     summary_.notes.push_back("the event array was not closed (the format allows it)");
   if (const auto earliest = assembly_.earliest_ns()) {
