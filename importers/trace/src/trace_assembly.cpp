@@ -104,6 +104,11 @@ void TraceAssembly::add_collective(profiler::CollectiveRow row) {
   collectives_.push_back(std::move(row));
 }
 
+void TraceAssembly::add_queue_sample(const profiler::QueueSampleRow& row) {
+  saw(row.ts_ns);
+  queue_samples_.push_back(row);
+}
+
 void TraceAssembly::add_api_call(profiler::ApiCallRow row) {
   saw(row.start_ns);
   row.id = static_cast<std::int64_t>(api_calls_.size() + 1);
@@ -184,6 +189,7 @@ void TraceAssembly::write(const std::filesystem::path& out) const {
   add_all(counters_, &profiler::CounterRow::ts_ns);
   add_all(activities_, &profiler::GpuActivityRow::start_ns);
   add_all(api_calls_, &profiler::ApiCallRow::start_ns);
+  add_all(queue_samples_, &profiler::QueueSampleRow::ts_ns);
   batch.writer().set_meta("complete", "1");
   batch.finish();
 }

@@ -55,6 +55,7 @@ class TraceAssembly {
   // Its step and bucket are filled in by write(): the step whose range holds
   // its start, and its place among its lane's collectives of that step.
   void add_collective(profiler::CollectiveRow row);
+  void add_queue_sample(const profiler::QueueSampleRow& row);  // its time on the file's clock
   void set_meta(std::string key, std::string value) { meta_[std::move(key)] = std::move(value); }
 
   std::size_t range_count() const { return ranges_.size(); }
@@ -89,6 +90,7 @@ class TraceAssembly {
   std::vector<profiler::GpuActivityRow> activities_;
   std::vector<profiler::ApiCallRow> api_calls_;
   std::vector<profiler::CollectiveRow> collectives_;
+  std::vector<profiler::QueueSampleRow> queue_samples_;
   std::map<std::string, std::string> meta_;
   std::optional<std::int64_t> earliest_;
 };

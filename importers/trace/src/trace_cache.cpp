@@ -1,19 +1,32 @@
 // readable_trace: foreign traces converted once, beside the file, and reused.
 #include <unistd.h>
 
+#include "mindspore/mindspore_import.hpp"
 #include "parity/core/error.hpp"
 #include "parity/importers/trace/trace_import.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "trace_source_stamp.hpp"
 
 namespace parity::importers::trace {
+namespace {
 
+std::string file_stamp(const std::filesystem::path& file) {
+  const auto time = std::filesystem::last_write_time(file).time_since_epoch();
+  return "bytes=" + std::to_string(std::filesystem::file_size(file)) +
+         " mtime_ns=" + std::to_string(std::chrono::nanoseconds(time).count());
+}
+
+}  // namespace
+
+// A folder (MindSpore's profiler output): every profiler file it holds, by name.
 std::string source_stamp(const std::filesystem::path& source) {
-  const auto size = std::filesystem::file_size(source);
-  const auto time = std::filesystem::last_write_time(source).time_since_epoch();
-  return "bytes=" + std::to_string(size) +
-         " mtime_ns=" + std::to_string(std::chrono::nanoseconds(time).count()) +
-         " importer=" + std::to_string(kImporterVersion);
+  std::string stamp;
+  if (std::filesystem::is_directory(source))
+    for (const std::filesystem::path& file : mindspore_profile_files(source))
+      stamp += file.filename().string() + " " + file_stamp(file) + " ";
+  else
+    stamp = file_stamp(source) + " ";
+  return stamp + "importer=" + std::to_string(kImporterVersion);
 }
 
 namespace {
@@ -33,8 +46,10 @@ bool cache_is_current(const std::filesystem::path& cache, const std::filesystem:
 
 std::filesystem::path readable_trace(const std::filesystem::path& path,
                                      const ImportOptions& options) {
-  if (sniff_trace_format(path) != TraceFormat::kChromeJson) return path;
-  std::filesystem::path cache = path;
+  const auto format = sniff_trace_format(path);
+  if (format != TraceFormat::kChromeJson && format != TraceFormat::kMindSporeProfiler) return path;
+  // Beside a folder, not in it: "prof/" -> "prof.parity.db".
+  std::filesystem::path cache = path.has_filename() ? path : path.parent_path();
   cache += ".parity.db";
   if (cache_is_current(cache, path)) return cache;
   // Written under another name and renamed, so that an import that is

@@ -4,6 +4,8 @@
 #include <fstream>
 
 #include "chrome/chrome_import.hpp"
+#include "mindspore/mindspore_import.hpp"
+#include "mindspore/mindspore_timeline.hpp"
 #include "parity/core/error.hpp"
 #include "parity/core/version.hpp"
 #include "parity/profiler/clock.hpp"
@@ -18,18 +20,23 @@ std::string_view format_name(TraceFormat format) {
       return "Parity trace";
     case TraceFormat::kChromeJson:
       return "Chrome trace-event JSON";
+    case TraceFormat::kMindSporeProfiler:
+      return "MindSpore profiler output";
   }
   return "unknown";
 }
 
 namespace {
 
+// Enough of a JSON file to tell MindSpore's timeline by its first events.
+constexpr std::size_t kHeadBytes = 4096;
+
 // The first bytes of a file; empty for one that cannot be read.
 std::string head_of(const std::filesystem::path& path) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return {};
   std::ifstream in(path, std::ios::binary);
-  std::array<char, 64> head{};
+  std::array<char, kHeadBytes> head{};
   in.read(head.data(), head.size());
   return std::string(head.data(), static_cast<std::size_t>(in.gcount()));
 }
@@ -37,7 +44,12 @@ std::string head_of(const std::filesystem::path& path) {
 }  // namespace
 
 std::optional<TraceFormat> sniff_trace_format(const std::filesystem::path& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    return is_mindspore_profile_dir(path) ? std::optional(TraceFormat::kMindSporeProfiler)
+                                          : std::nullopt;
   const std::string bytes = head_of(path);
+  if (looks_like_mindspore_timeline(bytes)) return TraceFormat::kMindSporeProfiler;
   if (bytes.starts_with(std::string_view("SQLite format 3\0", 16))) return TraceFormat::kParity;
   if (bytes.starts_with("\x1f\x8b")) return TraceFormat::kChromeJson;  // gzip: a .json.gz
   for (const char c : bytes) {
@@ -50,13 +62,17 @@ std::optional<TraceFormat> sniff_trace_format(const std::filesystem::path& path)
 TraceFormat detect_trace_format(const std::filesystem::path& path) {
   if (const auto format = sniff_trace_format(path)) return *format;
   std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw Error("a folder without MindSpore profiler files", path.string(),
+                "Parity reads a MindSpore profiler/ folder (step_trace_raw_<rank>_detail_time.csv, "
+                "*_timeline_display_<rank>.json); other traces are single files");
   if (!std::filesystem::is_regular_file(path, error))
     throw Error("cannot open the trace: no such file", path.string(), "check the path");
   throw Error(std::filesystem::file_size(path, error) == 0 ? "the file is empty"
                                                            : "not a trace Parity reads",
               path.string(),
-              "Parity reads its own trace databases and PyTorch profiler traces "
-              "(export_chrome_trace .json or .json.gz)");
+              "Parity reads its own trace databases, PyTorch profiler traces "
+              "(export_chrome_trace .json or .json.gz) and MindSpore profiler folders");
 }
 
 std::string ImportSummary::text() const {
@@ -80,7 +96,10 @@ ImportSummary import_trace(const std::filesystem::path& in, const std::filesyste
     throw Error("the file is already a Parity trace", in.string(), "read it as it is");
   TraceAssembly assembly;
   ImportSummary summary;
-  read_chrome_trace(in, options, assembly, summary);
+  if (format == TraceFormat::kMindSporeProfiler)
+    read_mindspore_profile(in, options, assembly, summary);
+  else
+    read_chrome_trace(in, options, assembly, summary);
   assembly.set_meta("import.source", in.string());
   assembly.set_meta("import.source_format", std::string(format_name(format)));
   assembly.set_meta("import.source_kind", summary.source);
@@ -93,7 +112,7 @@ ImportSummary import_trace(const std::filesystem::path& in, const std::filesyste
   assembly.set_meta("dropped_records", "0");
   assembly.set_meta("tool_version", kVersion);
   assembly.set_meta("created_at", profiler::utc_now_iso8601());
-  if (!summary.imported.count("steps (ProfilerStep#N)") && assembly.range_count() == 0)
+  if (assembly.range_count() == 0)
     throw Error("the trace holds no events Parity reads", in.string(),
                 "was the profiler running? a trace with no ranges has nothing to analyse");
   assembly.write(out);

@@ -1,5 +1,6 @@
 // What identifies the version of a file an imported trace was made from: its
-// size, its modification time and the importer's version. A cached import
+// size, its modification time and the importer's version (a MindSpore
+// profiler folder: those of each of its profiler files). A cached import
 // whose stamp differs from the file's is made again.
 #pragma once
 

@@ -16,12 +16,12 @@
 
 namespace parity::importers::trace {
 
-enum class TraceFormat { kParity, kChromeJson };
+enum class TraceFormat { kParity, kChromeJson, kMindSporeProfiler };
 
 std::string_view format_name(TraceFormat format);
 
-// What a file is, judged by its first bytes; nullopt for a file that cannot
-// be read or is none of them.
+// What a file is, judged by its first bytes (a folder: by the MindSpore
+// profiler files in it); nullopt for one that cannot be read or is none of them.
 std::optional<TraceFormat> sniff_trace_format(const std::filesystem::path& path);
 // The same, throwing parity::Error (naming the file and the formats that are
 // read) where sniff_trace_format gives nullopt.
@@ -30,6 +30,8 @@ TraceFormat detect_trace_format(const std::filesystem::path& path);
 struct ImportOptions {
   // Bytes of the input read so far and its size, during the import.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  // The rank to read from a MindSpore profiler folder holding several; the lowest if unset.
+  std::optional<std::int64_t> rank;
 };
 
 struct ImportSummary {
@@ -52,7 +54,8 @@ ImportSummary import_trace(const std::filesystem::path& in, const std::filesyste
 // The Parity trace to read for `path`: the file itself when it is one (or
 // when it is no trace at all, or missing, for the trace reader to say what is
 // wrong with it, as it always has); otherwise its conversion, kept beside it as `<file>.parity.db`
-// and made again only when the file changes (its size or time) or the importer does.
+// (a MindSpore profiler folder: `<folder>.parity.db`) and made again only when the file (the
+// folder's profiler files) changes (its size or time) or the importer does.
 std::filesystem::path readable_trace(const std::filesystem::path& path,
                                      const ImportOptions& options = {});
 

@@ -1,0 +1,116 @@
+#include "mindspore/mindspore_csv.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "parity/core/error.hpp"
+
+namespace parity::importers::trace {
+namespace {
+
+constexpr const char* kHint =
+    "is it a file of MindSpore's profiler (Profiler.analyse()), whole and not cut short?";
+
+std::string at_line(const std::string& where, std::size_t line) {
+  return where + ", line " + std::to_string(line);
+}
+
+// One line's cells; `line` only for errors. A quoted cell may hold commas and
+// doubled quotes ("").
+std::vector<std::string> split_cells(std::string_view text, const std::string& where,
+                                     std::size_t line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+      cells.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  if (quoted)
+    throw Error("a quoted cell is not closed before the end of the line", at_line(where, line),
+                kHint);
+  return cells;
+}
+
+}  // namespace
+
+std::size_t CsvTable::column(std::string_view name) const {
+  const auto it = std::find(header.begin(), header.end(), name);
+  if (it == header.end())
+    throw Error("the header has no column \"" + std::string(name) + "\"", at_line(where, 1),
+                "a MindSpore profiler file of another version or another kind? see "
+                "docs/formats/mindspore-profiler.md for the columns Parity reads");
+  return static_cast<std::size_t>(it - header.begin());
+}
+
+bool CsvTable::has_column(std::string_view name) const {
+  return std::find(header.begin(), header.end(), name) != header.end();
+}
+
+std::int64_t CsvTable::integer(const CsvRow& row, std::size_t column) const {
+  const std::string& cell = row.cells.at(column);
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(cell.data(), cell.data() + cell.size(), value);
+  if (error != std::errc() || end != cell.data() + cell.size() || cell.empty())
+    throw Error("column \"" + header.at(column) + "\" holds \"" + cell + "\", not a whole number",
+                at_line(where, row.line), kHint);
+  return value;
+}
+
+void for_each_line(std::string_view text,
+                   const std::function<void(std::size_t number, std::string_view line)>& line) {
+  std::size_t number = 0;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    std::string_view content = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    ++number;
+    if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+    if (content.find_first_not_of(" \t") != std::string_view::npos) line(number, content);
+  }
+}
+
+CsvTable parse_csv(std::string_view text, std::string where) {
+  CsvTable table;
+  table.where = std::move(where);
+  for_each_line(text, [&](std::size_t line, std::string_view content) {
+    std::vector<std::string> cells = split_cells(content, table.where, line);
+    if (table.header.empty()) {
+      table.header = std::move(cells);
+      return;
+    }
+    if (cells.size() != table.header.size())
+      throw Error("the row has " + std::to_string(cells.size()) + " cells, the header " +
+                      std::to_string(table.header.size()),
+                  at_line(table.where, line),
+                  "a row cut short or a header of another file; " + std::string(kHint));
+    table.rows.push_back({line, std::move(cells)});
+  });
+  if (table.header.empty()) throw Error("the file is empty: no header line", table.where, kHint);
+  return table;
+}
+
+std::string read_text_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error("cannot open the file", path.string(), "check that it exists and is readable");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+CsvTable read_csv(const std::filesystem::path& path) {
+  return parse_csv(read_text_file(path), path.string());
+}
+
+}  // namespace parity::importers::trace

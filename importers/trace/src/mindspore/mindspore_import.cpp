@@ -1,0 +1,111 @@
+#include "mindspore/mindspore_import.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "mindspore/mindspore_op_statistic.hpp"
+#include "mindspore/mindspore_profile_dir.hpp"
+#include "mindspore/mindspore_queue_rows.hpp"
+#include "mindspore/mindspore_step_rows.hpp"
+#include "mindspore/mindspore_timeline.hpp"
+#include "parity/core/error.hpp"
+
+namespace parity::importers::trace {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string rank_list(const std::vector<MindSporeRankFiles>& ranks) {
+  std::string list;
+  for (const MindSporeRankFiles& rank : ranks)
+    list += (list.empty() ? "" : ", ") + std::to_string(rank.rank);
+  return list;
+}
+
+const MindSporeRankFiles& chosen_rank(const fs::path& dir,
+                                      const std::vector<MindSporeRankFiles>& ranks,
+                                      const ImportOptions& options, ImportSummary& summary) {
+  if (!options.rank) {
+    if (ranks.size() > 1)
+      summary.notes.push_back("rank " + std::to_string(ranks.front().rank) + " of ranks " +
+                              rank_list(ranks) +
+                              " (the lowest): `parity import DIR --rank N` reads another");
+    return ranks.front();
+  }
+  for (const MindSporeRankFiles& rank : ranks)
+    if (rank.rank == *options.rank) return rank;
+  throw Error("no profiler files of rank " + std::to_string(*options.rank), dir.string(),
+              "the folder has ranks " + rank_list(ranks));
+}
+
+void read_profile_dir(const fs::path& dir, const ImportOptions& options, TraceAssembly& assembly,
+                      ImportSummary& summary) {
+  const std::vector<MindSporeRankFiles> ranks = find_mindspore_ranks(dir);
+  if (ranks.empty())
+    throw Error("no MindSpore profiler files in the folder", dir.string(),
+                "give the profiler/ folder that Profiler.analyse() wrote");
+  const MindSporeRankFiles& files = chosen_rank(dir, ranks, options, summary);
+  const std::string rank = std::to_string(files.rank);
+  if (files.step_trace.empty())
+    throw Error("no step trace (step_trace_raw_" + rank + "_detail_time.csv) for rank " + rank,
+                dir.string(),
+                "Profiler.analyse() writes it beside the timeline; copy the whole profiler/ "
+                "folder, or give the timeline JSON alone (steps only, no phases)");
+  summary.source = "MindSpore profiler (rank " + rank + ")";
+  assembly.set_meta("rank", rank);
+  assembly.set_meta("world_size", std::to_string(ranks.back().rank + 1));
+
+  TimelineOps ops;
+  if (!files.timeline.empty())
+    ops = read_mindspore_timeline(files.timeline, options, {false, files.rank}, assembly, summary);
+  else
+    summary.notes.push_back("no timeline (*_timeline_display_" + rank + ".json), so no ops");
+  const std::vector<StepTraceStep> steps = parse_step_trace(read_csv(files.step_trace));
+  add_step_trace(steps, ops.gradient_starts, files.rank, assembly, summary);
+  summary.events += steps.size();
+
+  if (!files.queue_trace.empty()) {
+    const auto records =
+        parse_queue_trace(read_text_file(files.queue_trace), files.queue_trace.string());
+    std::map<std::int64_t, std::int64_t> step_starts;
+    for (const StepTraceStep& step : steps) step_starts[step.step] = step.start_ns;
+    add_queue_samples(records, step_starts, mindspore_steps_track(assembly), assembly, summary);
+    summary.events += records.size();
+  } else {
+    summary.notes.push_back("no data-queue trace (device_queue_profiling_" + rank +
+                            ".txt), so no queue samples");
+  }
+  if (!files.op_statistic.empty())
+    cross_check_op_statistic(read_csv(files.op_statistic), ops.count_by_type, assembly, summary);
+  if (!files.pipeline.empty())
+    summary.notes.push_back(
+        "minddata_pipeline_raw_" + rank +
+        ".csv not read: its queue samples carry no time (the device queue's trace gives the "
+        "queue the device saw)");
+  summary.notes.push_back(
+      "step trace times read as 10 ns ticks (MindSpore's GPU unit; Ascend's counter at 100 MHz)");
+  summary.notes.push_back("collectives without their sizes: MindSpore's profiler records none");
+}
+
+}  // namespace
+
+bool is_mindspore_profile_dir(const fs::path& dir) { return !find_mindspore_ranks(dir).empty(); }
+
+std::vector<fs::path> mindspore_profile_files(const fs::path& dir) {
+  std::vector<fs::path> all;
+  for (const MindSporeRankFiles& rank : find_mindspore_ranks(dir))
+    for (const fs::path& file : files_of(rank)) all.push_back(file);
+  return all;
+}
+
+void read_mindspore_profile(const fs::path& in, const ImportOptions& options,
+                            TraceAssembly& assembly, ImportSummary& summary) {
+  if (fs::is_directory(in)) return read_profile_dir(in, options, assembly, summary);
+  summary.source = "MindSpore profiler timeline";
+  read_mindspore_timeline(in, options, {}, assembly, summary);
+  summary.notes.push_back(
+      "a timeline alone: no phases, data queue or reduce points; give the profiler/ folder "
+      "(with step_trace_raw_<rank>_detail_time.csv) for them");
+}
+
+}  // namespace parity::importers::trace
