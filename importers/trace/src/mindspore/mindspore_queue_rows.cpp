@@ -34,7 +34,10 @@ void add_queue_samples(const std::vector<QueueRecord>& records,
     row.thread_track = consumer_thread;
     if (row.depth == 0) {
       const auto wait = pipeline_ms.find(record.batch);
-      if (wait != pipeline_ms.end()) row.wait_ns = wait->second * 1'000'000;
+      // Clamped: a corrupt time must not overflow (an hour is past any real wait).
+      constexpr std::int64_t kMsPerHour = 3'600'000;
+      if (wait != pipeline_ms.end())
+        row.wait_ns = std::clamp<std::int64_t>(wait->second, 0, kMsPerHour) * 1'000'000;
     }
     assembly.add_queue_sample(row);
     ++summary.imported["queue samples (device queue)"];

@@ -1,5 +1,7 @@
 #include "mindspore/mindspore_step_trace.hpp"
 
+#include <limits>
+
 #include "parity/core/error.hpp"
 
 namespace parity::importers::trace {
@@ -39,6 +41,17 @@ std::vector<ReduceColumns> reduce_columns(const CsvTable& table) {
   return columns;
 }
 
+// A cell of ticks as ns; refused where the ns would not fit, or are negative.
+std::int64_t ns_at(const CsvTable& table, const CsvRow& row, std::size_t column) {
+  const std::int64_t ticks = table.integer(row, column);
+  if (ticks < 0 || ticks > std::numeric_limits<std::int64_t>::max() / kStepTraceTickNs)
+    throw Error("column \"" + table.header.at(column) + "\" holds " + std::to_string(ticks) +
+                    ", not a time in 10 ns ticks",
+                table.where + ", line " + std::to_string(row.line),
+                "the file may be corrupt; MindSpore writes non-negative device times");
+  return ticks * kStepTraceTickNs;
+}
+
 void check_order(const CsvTable& table, const CsvRow& row, const StepTraceStep& step) {
   const bool ordered = step.start_ns <= step.fp_ns && step.fp_ns <= step.end_ns &&
                        (!step.bp_ns || (step.fp_ns <= *step.bp_ns && *step.bp_ns <= step.end_ns));
@@ -63,14 +76,14 @@ std::vector<StepTraceStep> parse_step_trace(const CsvTable& table) {
     if (row.cells[step_column] == "-") continue;  // the average of the steps
     StepTraceStep step;
     step.step = table.integer(row, step_column);
-    step.start_ns = table.integer(row, start) * kStepTraceTickNs;
-    step.end_ns = table.integer(row, end) * kStepTraceTickNs;
-    step.fp_ns = table.integer(row, fp) * kStepTraceTickNs;
-    if (training) step.bp_ns = table.integer(row, bp) * kStepTraceTickNs;
+    step.start_ns = ns_at(table, row, start);
+    step.end_ns = ns_at(table, row, end);
+    step.fp_ns = ns_at(table, row, fp);
+    if (training) step.bp_ns = ns_at(table, row, bp);
     check_order(table, row, step);
     for (const ReduceColumns& reduce : reduces) {
-      const std::int64_t from = table.integer(row, reduce.start) * kStepTraceTickNs;
-      const std::int64_t to = table.integer(row, reduce.end) * kStepTraceTickNs;
+      const std::int64_t from = ns_at(table, row, reduce.start);
+      const std::int64_t to = ns_at(table, row, reduce.end);
       if (from == 0 && to == 0) continue;  // the header is the union of the steps' reduces
       step.reduces.push_back({reduce.op, reduce.stream, from, std::max(from, to)});
     }
