@@ -246,3 +246,21 @@ TEST_CASE("bad MindSpore profiler files are refused naming the file and where", 
   }
   CHECK_FALSE(fs::exists(out));
 }
+
+TEST_CASE("a MindSpore folder's cache is reused until one of its files changes", "[e2e]") {
+  TempDir dir;
+  const fs::path profile = make_profile(dir, "profiler", {"--ranks", "1"});
+  const fs::path cache = dir / "profiler.parity.db";
+  REQUIRE(run({"info", profile.string()}).exit_code == 0);
+  REQUIRE(fs::exists(cache));
+  const auto first = fs::last_write_time(cache);
+  REQUIRE(run({"info", profile.string()}).exit_code == 0);
+  CHECK(fs::last_write_time(cache) == first);  // reused
+  // One more batch in the queue trace: a new size, so the cache is made again.
+  std::ofstream(profile / "device_queue_profiling_0.txt", std::ios::app) << "1 64 9 8 600000\n";
+  REQUIRE(run({"info", profile.string()}).exit_code == 0);
+  CHECK(fs::last_write_time(cache) != first);
+  TraceReader trace(cache);
+  CHECK_THAT(trace.meta_value("import.summary").value_or(""),
+             Catch::Contains("2 queue records of batches with no step"));
+}
