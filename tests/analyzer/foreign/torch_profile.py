@@ -10,7 +10,8 @@ and writes what the tests compare Parity against:
                       times with three decimals on the Unix epoch), written by
                       this script from the profile, as pip's torch would
   OUT.ops.json        torch's own key_averages(): per op name, calls and self
-                      CPU time in microseconds
+                      CPU time in microseconds, and the part of them outside
+                      every ProfilerStep range
 
 --model mlp|attention picks the model (neither is a ResNet); --slow NAME
 plants a slowdown: the model runs the named part three times per step
@@ -130,9 +131,26 @@ def kineto_document(prof, args):
     return document
 
 
+def outside_steps(prof):
+    """Per op name, the calls and self time torch counts that lie outside every
+    ProfilerStep range (prof.step()'s own allocations between steps): Parity's
+    operators table covers the steps only."""
+    steps = [e.time_range for e in prof.events() if e.name.startswith("ProfilerStep")]
+    outside = {}
+    for event in prof.events():
+        start = event.time_range.start
+        if not any(step.start <= start < step.end for step in steps):
+            row = outside.setdefault(event.name, {"calls": 0, "self_cpu_us": 0.0})
+            row["calls"] += 1
+            row["self_cpu_us"] += event.self_cpu_time_total
+    return outside
+
+
 def write_outputs(prof, args, out):
     prof.export_chrome_trace(out)
-    averages = {row.key: {"calls": row.count, "self_cpu_us": row.self_cpu_time_total}
+    outside = outside_steps(prof)
+    averages = {row.key: {"calls": row.count, "self_cpu_us": row.self_cpu_time_total,
+                          "outside_steps": outside.get(row.key, {"calls": 0, "self_cpu_us": 0})}
                 for row in prof.key_averages()}
     with open(out + ".ops.json", "w") as stream:
         json.dump(averages, stream)
