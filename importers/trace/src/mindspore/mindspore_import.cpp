@@ -27,9 +27,9 @@ const MindSporeRankFiles& chosen_rank(const fs::path& dir,
                                       const ImportOptions& options, ImportSummary& summary) {
   if (!options.rank) {
     if (ranks.size() > 1)
-      summary.notes.push_back("rank " + std::to_string(ranks.front().rank) + " of ranks " +
-                              rank_list(ranks) +
-                              " (the lowest): `parity import DIR --rank N` reads another");
+      summary.notes.push_back("the other ranks: only rank " + std::to_string(ranks.front().rank) +
+                              " (the lowest) of ranks " + rank_list(ranks) +
+                              " is read; `parity import DIR --rank N` reads another");
     return ranks.front();
   }
   for (const MindSporeRankFiles& rank : ranks)
