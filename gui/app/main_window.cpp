@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <set>
 
+#include "panels/diff_report_panel.hpp"
 #include "panels/findings_panel.hpp"
 #include "panels/op_table_panel.hpp"
 #include "panels/step_chart_panel.hpp"
@@ -80,9 +81,13 @@ void MainWindow::build_docks() {
   step_chart_ = new StepChartPanel(state_, this);
   op_table_ = new OpTablePanel(state_, this);
   findings_ = new FindingsPanel(state_, this);
+  run_diff_ = new DiffReportPanel(state_, this);
   auto* details_dock = dock(tr("Details"), details_, Qt::RightDockWidgetArea);
   auto* findings_dock = dock(tr("Findings"), findings_, Qt::RightDockWidgetArea);
+  run_diff_dock_ = dock(tr("A | B diff"), run_diff_, Qt::RightDockWidgetArea);
   tabifyDockWidget(details_dock, findings_dock);
+  tabifyDockWidget(findings_dock, run_diff_dock_);
+  run_diff_dock_->hide();  // shown with two runs
   details_dock->raise();
   auto* statistics_dock = dock(tr("Range statistics"), statistics, Qt::BottomDockWidgetArea);
   auto* ops_dock = dock(tr("Operators"), op_table_, Qt::BottomDockWidgetArea);
@@ -325,29 +330,32 @@ void MainWindow::align_traces(std::int64_t step) {
   }
   timeline_->set_traces(views);
   if (!views.empty()) state_.set_extent({first, last});
+  // Run B, when two runs are open, is the second trace.
+  for (ReportPanel* panel : report_panels())
+    panel->set_run_b_offset(views.size() > 1 ? views[1].offset_ns : 0);
+}
+
+std::array<ReportPanel*, 4> MainWindow::report_panels() const {
+  return {step_chart_, op_table_, findings_, run_diff_};
 }
 
 void MainWindow::start_report(const QStringList& paths) {
   // Several traces are the ranks of one run when their ranks differ;
-  // otherwise they are separate runs and the panels show the first.
+  // otherwise they are separate runs, and the panels show the first two.
   std::set<std::int64_t> ranks;
   for (const auto& trace : data_) ranks.insert(trace->rank);
   const bool one_run = ranks.size() == data_.size();
-  std::vector<std::filesystem::path> run;
-  for (int i = 0; i < (one_run ? paths.size() : 1); ++i) run.emplace_back(paths[i].toStdString());
-  for (ReportPanel* panel : std::initializer_list<ReportPanel*>{step_chart_, op_table_, findings_})
-    panel->set_report(nullptr);
-  disconnect(&report_task_, nullptr, this, nullptr);
-  connect(&report_task_, &BackgroundTask::progress, this,
-          [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 100)); });
+  for (ReportPanel* panel : report_panels()) panel->set_report(nullptr);
+  run_diff_dock_->setVisible(!one_run);
   const QString loaded_status = status_->text();
-  connect(&report_task_, &BackgroundTask::failed, this,
-          [this, loaded_status](const QString& message) {
-            set_idle(loaded_status + tr(" · analysis failed: %1").arg(message));
-          });
-  connect(&report_task_, &BackgroundTask::cancelled, this,
-          [this, loaded_status] { set_idle(loaded_status + tr(" · analysis cancelled")); });
+  connect_report_task(loaded_status);
   set_busy(status_->text() + tr(" · analyzing…"));
+  if (!one_run) {
+    start_run_pair_report(paths[0], paths[1], loaded_status);
+    return;
+  }
+  std::vector<std::filesystem::path> run;
+  for (const QString& path : paths) run.emplace_back(path.toStdString());
   report_task_.start([this, run, loaded_status](TaskControl& control) -> std::function<void()> {
     analyzer::ReportInputs inputs;
     inputs.traces = run;
@@ -355,13 +363,38 @@ void MainWindow::start_report(const QStringList& paths) {
     auto report =
         std::make_shared<const analyzer::ProfileReport>(analyzer::build_profile_report(inputs));
     return [this, report, loaded_status] {
-      for (ReportPanel* panel :
-           std::initializer_list<ReportPanel*>{step_chart_, op_table_, findings_})
-        panel->set_report(report);
+      for (ReportPanel* panel : report_panels()) panel->set_report(report);
       set_idle(loaded_status + tr(" · %1 findings").arg(report->findings.size()));
       emit report_ready();
     };
   });
+}
+
+void MainWindow::start_run_pair_report(const QString& a, const QString& b,
+                                       const QString& loaded_status) {
+  report_task_.start([this, a, b, loaded_status](TaskControl& control) -> std::function<void()> {
+    auto pair = std::make_shared<const RunPair>(analyze_run_pair(
+        a.toStdString(), b.toStdString(), [&control](double f) { control.progress(f); }));
+    return [this, pair, loaded_status] {
+      for (ReportPanel* panel : report_panels()) panel->set_run_pair(pair);
+      set_idle(loaded_status + tr(" · findings: %1 in A, %2 in B")
+                                   .arg(pair->a->findings.size())
+                                   .arg(pair->b->findings.size()));
+      emit report_ready();
+    };
+  });
+}
+
+void MainWindow::connect_report_task(const QString& loaded_status) {
+  disconnect(&report_task_, nullptr, this, nullptr);
+  connect(&report_task_, &BackgroundTask::progress, this,
+          [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 100)); });
+  connect(&report_task_, &BackgroundTask::failed, this,
+          [this, loaded_status](const QString& message) {
+            set_idle(loaded_status + tr(" · analysis failed: %1").arg(message));
+          });
+  connect(&report_task_, &BackgroundTask::cancelled, this,
+          [this, loaded_status] { set_idle(loaded_status + tr(" · analysis cancelled")); });
 }
 
 void MainWindow::show_event_details() {

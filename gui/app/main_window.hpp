@@ -3,11 +3,13 @@
 // operator statistics and findings; a search bar. Traces load in the
 // background (progress and Cancel in the status bar): first everything but
 // the CUDA API calls, painted at once, then those; the analyzer's report
-// follows, also in the background, and fills the panels when it is ready.
+// follows, also in the background, and fills the panels when it is ready:
+// with two separate runs open, both runs' analyses and their diff.
 #pragma once
 
 #include <QMainWindow>
 #include <QStringList>
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -21,6 +23,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QDockWidget;
 class QSpinBox;
 class QTextBrowser;
 
@@ -30,6 +33,8 @@ class TimelineWidget;
 class StepChartPanel;
 class OpTablePanel;
 class FindingsPanel;
+class DiffReportPanel;
+class ReportPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -45,6 +50,11 @@ class MainWindow : public QMainWindow {
   TimelineWidget* timeline() const { return timeline_; }
   const std::vector<std::unique_ptr<TimelineData>>& traces() const { return data_; }
   const RangeStatisticsModel& range_statistics_model() const { return statistics_model_; }
+  StepChartPanel* step_chart() const { return step_chart_; }
+  OpTablePanel* op_table() const { return op_table_; }
+  FindingsPanel* findings() const { return findings_; }
+  DiffReportPanel* run_diff() const { return run_diff_; }
+  QDockWidget* run_diff_dock() const { return run_diff_dock_; }
   QString details_text() const;
   QString status_text() const;
 
@@ -73,6 +83,9 @@ class MainWindow : public QMainWindow {
   void load_api_calls(const QStringList& paths);
   void show_trace_status();
   void start_report(const QStringList& paths);
+  void start_run_pair_report(const QString& a, const QString& b, const QString& loaded_status);
+  void connect_report_task(const QString& loaded_status);
+  std::array<ReportPanel*, 4> report_panels() const;
   void align_traces(std::int64_t step);
   void show_event_details();
   void start_range_statistics();
@@ -85,6 +98,8 @@ class MainWindow : public QMainWindow {
   StepChartPanel* step_chart_ = nullptr;
   OpTablePanel* op_table_ = nullptr;
   FindingsPanel* findings_ = nullptr;
+  DiffReportPanel* run_diff_ = nullptr;
+  QDockWidget* run_diff_dock_ = nullptr;
   QTextBrowser* details_ = nullptr;
   RangeStatisticsModel statistics_model_;
   QLabel* statistics_title_ = nullptr;

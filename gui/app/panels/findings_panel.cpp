@@ -51,7 +51,10 @@ FindingsPanel::FindingsPanel(ViewState& state, QWidget* parent)
 QString FindingsPanel::details() const { return details_->toPlainText(); }
 
 void FindingsPanel::show_report() {
-  model_->set_report(report());
+  if (run_pair())
+    model_->set_run_pair(run_pair());
+  else
+    model_->set_report(report());
   details_->setHtml(model_->rowCount() == 0 ? tr("No findings: every rule passed.")
                                             : tr("Click a finding for its evidence."));
 }
@@ -64,7 +67,8 @@ void FindingsPanel::activate_finding(int row) {
   if (row < 0 || row >= model_->rowCount()) return;
   view_->setCurrentIndex(proxy_->mapFromSource(model_->index(row, 0)));
   show_details(row);
-  if (const auto& evidence = model_->evidence(row)) state_.show_range(evidence->range);
+  if (const auto& evidence = model_->evidence(row))
+    show_range_of(model_->run(row), evidence->range);
 }
 
 }  // namespace parity::gui

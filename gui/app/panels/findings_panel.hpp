@@ -1,7 +1,8 @@
 // FindingsPanel: the analyzer's findings (every rank's), most severe first,
 // above a pane with the selected finding's evidence and next step. Clicking
 // a finding whose evidence lies on the timeline (see finding_evidence.hpp)
-// shows that time range there.
+// shows that time range there. With two runs, both runs' findings, each
+// labelled A or B, and a click shows the evidence in its own run's trace.
 #pragma once
 
 #include "panels/report_panel.hpp"

@@ -16,9 +16,25 @@ ReportPanel::ReportPanel(ViewState& state, QWidget* parent)
 void ReportPanel::set_content(QWidget* content) { pages_->addWidget(content); }
 
 void ReportPanel::set_report(std::shared_ptr<const analyzer::ProfileReport> report) {
+  show(std::move(report), nullptr);
+}
+
+void ReportPanel::set_run_pair(std::shared_ptr<const RunPair> pair) {
+  std::shared_ptr<const analyzer::ProfileReport> a = pair ? pair->a : nullptr;
+  show(std::move(a), std::move(pair));
+}
+
+void ReportPanel::show(std::shared_ptr<const analyzer::ProfileReport> report,
+                       std::shared_ptr<const RunPair> pair) {
   report_ = std::move(report);
+  pair_ = std::move(pair);
   if (report_) show_report();
   pages_->setCurrentIndex(report_ ? 1 : 0);
+}
+
+void ReportPanel::show_range_of(Run run, TimeWindow range) {
+  if (run == Run::kB) range = {range.start_ns + run_b_offset_ns_, range.end_ns + run_b_offset_ns_};
+  state_.show_range(range);
 }
 
 }  // namespace parity::gui

@@ -1,17 +1,14 @@
 #include "panels/step_chart_panel.hpp"
 
-#include <QBarSet>
-#include <QCategoryAxis>
 #include <QChart>
-#include <QChartView>
 #include <QCursor>
+#include <QFileInfo>
 #include <QLabel>
-#include <QStackedBarSeries>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <QValueAxis>
 #include <algorithm>
 
+#include "panels/step_bar_chart.hpp"
 #include "parity/analyzer/profile/units.hpp"
 #include "parity/gui/panels/report_rank.hpp"
 
@@ -20,25 +17,6 @@ namespace parity::gui {
 namespace {
 
 using analyzer::StepPart;
-
-// The HTML report's colours for the same parts.
-QColor part_colour(StepPart part) {
-  switch (part) {
-    case StepPart::kDataWait:
-      return QColor(0xe1, 0x57, 0x59);
-    case StepPart::kForward:
-      return QColor(0x4e, 0x79, 0xa7);
-    case StepPart::kBackward:
-      return QColor(0x59, 0xa1, 0x4f);
-    case StepPart::kOptimizer:
-      return QColor(0xf2, 0x8e, 0x2b);
-    case StepPart::kCommunication:
-      return QColor(0xb0, 0x7a, 0xa1);
-    case StepPart::kOther:
-      break;
-  }
-  return QColor(0xba, 0xb0, 0xac);
-}
 
 // About this many bars are labelled with their steps; more labels would overlap.
 constexpr std::size_t kAxisLabels = 12;
@@ -56,65 +34,52 @@ bool same_steps(const std::vector<StepBar>& a, const std::vector<StepBar>& b) {
   });
 }
 
+double total_ms(const StepBar& bar) {
+  double total = 0;
+  for (const double ms : bar.part_ms) total += ms;
+  return total;
+}
+
 }  // namespace
 
 StepChartPanel::StepChartPanel(ViewState& state, QWidget* parent)
     : ReportPanel(state, parent),
-      chart_(new QChart),
-      series_(new QStackedBarSeries),
-      step_axis_(new QCategoryAxis),
-      ms_axis_(new QValueAxis),
+      chart_a_(new StepBarChart),
+      chart_b_(new StepBarChart),
       note_(new QLabel) {
-  for (const StepPart part : analyzer::kAllStepParts) {
-    auto* set = new QBarSet(QString::fromUtf8(analyzer::step_part_name(part)));
-    const QColor colour = part_colour(part);
-    set->setColor(colour);
-    set->setBorderColor(colour);
-    QColor pale = colour;
-    pale.setAlphaF(0.3f);
-    set->setSelectedColor(pale);  // warm-up bars are the selected ones
-    series_->append(set);
-    sets_[static_cast<std::size_t>(part)] = set;
-  }
-  chart_->addSeries(series_);
-  step_axis_->setTitleText(tr("step"));
-  step_axis_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-  step_axis_->setGridLineVisible(false);
-  ms_axis_->setTitleText(tr("ms"));
-  ms_axis_->setLabelFormat(QStringLiteral("%.3g"));
-  chart_->addAxis(step_axis_, Qt::AlignBottom);
-  chart_->addAxis(ms_axis_, Qt::AlignLeft);
-  series_->attachAxis(step_axis_);
-  series_->attachAxis(ms_axis_);
-  chart_->legend()->setAlignment(Qt::AlignBottom);
-
-  auto* view = new QChartView(chart_);
-  view->setRenderHint(QPainter::Antialiasing);
   note_->setObjectName(QStringLiteral("note"));
   note_->setWordWrap(true);
+  chart_b_->hide();
   auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(view, 1);
+  layout->addWidget(chart_a_, 1);
+  layout->addWidget(chart_b_, 1);
   layout->addWidget(note_);
   set_content(content);
 
-  connect(series_, &QStackedBarSeries::clicked, this,
-          [this](int index, QBarSet*) { activate_bar(index); });
-  connect(series_, &QStackedBarSeries::hovered, this, [this](bool on, int index, QBarSet*) {
-    if (on)
-      QToolTip::showText(QCursor::pos(), bar_tooltip(index));
-    else
-      QToolTip::hideText();
-  });
+  for (const Run run : {Run::kA, Run::kB}) {
+    StepBarChart* chart = run == Run::kA ? chart_a_ : chart_b_;
+    connect(chart, &StepBarChart::bar_clicked, this,
+            [this, run](int index) { activate_bar(index, run); });
+    connect(chart, &StepBarChart::bar_hovered, this, [this, run](bool on, int index) {
+      if (on)
+        QToolTip::showText(QCursor::pos(), bar_tooltip(run, index));
+      else
+        QToolTip::hideText();
+    });
+  }
   connect(&state_, &ViewState::window_changed, this, [this] {
     if (report()) redraw();
   });
 }
 
-const analyzer::StepAnalysis& StepChartPanel::steps() const {
+const analyzer::StepAnalysis& StepChartPanel::steps(Run run) const {
+  if (run == Run::kB) return report_rank(*run_pair()->b, rank_).steps;
   return report_rank(*report(), rank_).steps;
 }
+
+bool StepChartPanel::shows_run_b() const { return !chart_b_->isHidden(); }
 
 void StepChartPanel::set_rank(std::optional<std::int64_t> rank) {
   rank_ = rank;
@@ -123,8 +88,17 @@ void StepChartPanel::set_rank(std::optional<std::int64_t> rank) {
 
 void StepChartPanel::show_report() {
   const analyzer::RankProfile& profile = report_rank(*report(), rank_);
-  chart_->setTitle(profile.world_size > 1 ? tr("Step breakdown, rank %1").arg(profile.rank)
-                                          : tr("Step breakdown"));
+  QString title = profile.world_size > 1 ? tr("Step breakdown, rank %1").arg(profile.rank)
+                                         : tr("Step breakdown");
+  chart_b_->setVisible(run_pair() != nullptr);
+  if (run_pair()) {
+    const auto file = [](const std::string& path) {
+      return QFileInfo(QString::fromStdString(path)).fileName();
+    };
+    chart_b_->chart()->setTitle(title + tr(" — B: %1").arg(file(run_pair()->diff.b_path)));
+    title += tr(" — A: %1").arg(file(run_pair()->diff.a_path));
+  }
+  chart_a_->chart()->setTitle(title);
   bars_.clear();  // a new report: draw even if the same steps are chosen
   redraw();
 }
@@ -133,42 +107,29 @@ void StepChartPanel::redraw() {
   std::vector<StepBar> bars = step_bars(steps(), state_.window());
   if (!bars_.empty() && same_steps(bars, bars_)) return;
   bars_ = std::move(bars);
+  b_bars_.clear();
+  if (run_pair()) b_bars_ = aligned_step_bars(steps(Run::kB), steps(), bars_);
 
-  std::array<QList<qreal>, analyzer::kStepParts> values;
-  QList<int> warmup;
+  // One scale for both runs, so that their bars compare.
   double top = 0;
-  for (std::size_t i = 0; i < bars_.size(); ++i) {
-    const StepBar& bar = bars_[i];
-    double total = 0;
-    for (std::size_t p = 0; p < analyzer::kStepParts; ++p) {
-      values[p].append(bar.part_ms[p]);
-      total += bar.part_ms[p];
-    }
-    top = std::max(top, total);
-    if (bar.warmup) warmup.append(static_cast<int>(i));
-  }
-  for (std::size_t p = 0; p < analyzer::kStepParts; ++p) {
-    sets_[p]->remove(0, sets_[p]->count());
-    sets_[p]->append(values[p]);
-    sets_[p]->selectBars(warmup);
-  }
-  label_steps();
-  ms_axis_->setRange(0, top > 0 ? top : 1);
-  ms_axis_->applyNiceNumbers();
+  for (const StepBar& bar : bars_) top = std::max(top, total_ms(bar));
+  for (const auto& bar : b_bars_)
+    if (bar) top = std::max(top, total_ms(*bar));
+  const QStringList labels = bar_labels();
+  chart_a_->show_bars({bars_.begin(), bars_.end()}, labels, top);
+  if (run_pair()) chart_b_->show_bars(b_bars_, labels, top);
   note_->setText(note());
 }
 
-// Bars sit at 0, 1, 2, ... on the axis. Labels go on the bars whose place in
-// the run (in bars) is a multiple of label_every, so they stay put as the
-// window pans.
-void StepChartPanel::label_steps() {
-  for (const QString& label : step_axis_->categoriesLabels()) step_axis_->remove(label);
+// Labels go on the bars whose place in the run (in bars) is a multiple of
+// label_every, so they stay put as the window pans.
+QStringList StepChartPanel::bar_labels() const {
+  QStringList labels;
   const std::size_t every = label_every(bars_.size());
   const std::size_t per_bar = bars_.front().steps();  // the last bar may hold fewer
-  for (std::size_t i = 0; i < bars_.size(); ++i)
-    if ((bars_[i].first / per_bar) % every == 0)
-      step_axis_->append(bar_label(bars_[i]), static_cast<qreal>(i));
-  step_axis_->setRange(-0.5, static_cast<qreal>(bars_.size()) - 0.5);
+  for (const StepBar& bar : bars_)
+    labels << ((bar.first / per_bar) % every == 0 ? bar_label(bar) : QString());
+  return labels;
 }
 
 QString StepChartPanel::bar_label(const StepBar& bar) const {
@@ -177,20 +138,30 @@ QString StepChartPanel::bar_label(const StepBar& bar) const {
   return QStringLiteral("%1–%2").arg(all[bar.first].step).arg(all[bar.last].step);
 }
 
-QString StepChartPanel::bar_tooltip(int index) const {
-  if (index < 0 || static_cast<std::size_t>(index) >= bars_.size()) return {};
-  const StepBar& bar = bars_[static_cast<std::size_t>(index)];
-  QString tip = bar.steps() == 1 ? tr("step %1").arg(bar_label(bar))
-                                 : tr("steps %1 (mean of %2)").arg(bar_label(bar)).arg(bar.steps());
-  if (bar.warmup) tip += tr(", warm-up");
-  double total = 0;
-  for (const double ms : bar.part_ms) total += ms;
+std::optional<StepBar> StepChartPanel::bar(Run run, int index) const {
+  const auto i = static_cast<std::size_t>(index);
+  if (index < 0 || i >= bars_.size()) return std::nullopt;
+  if (run == Run::kB) return i < b_bars_.size() ? b_bars_[i] : std::nullopt;
+  return bars_[i];
+}
+
+QString StepChartPanel::bar_tooltip(Run run, int index) const {
+  const std::optional<StepBar> drawn = bar(run, index);
+  if (!drawn) return {};
+  // Labelled by run A's step numbers, which run B's aligned bars share.
+  const StepBar& a_bar = bars_[static_cast<std::size_t>(index)];
+  QString tip = drawn->steps() == 1
+                    ? tr("step %1").arg(bar_label(a_bar))
+                    : tr("steps %1 (mean of %2)").arg(bar_label(a_bar)).arg(drawn->steps());
+  if (run_pair()) tip = tr("run %1, ").arg(QString(run_name(run))) + tip;
+  if (drawn->warmup) tip += tr(", warm-up");
   tip += QStringLiteral("\n%1 %2").arg(
-      tr("total"), QString::fromStdString(analyzer::format_duration(total * 1e6)));
+      tr("total"), QString::fromStdString(analyzer::format_duration(total_ms(*drawn) * 1e6)));
   for (const StepPart part : analyzer::kAllStepParts)
-    tip += QStringLiteral("\n%1 %2").arg(QString::fromUtf8(analyzer::step_part_name(part)),
-                                         QString::fromStdString(analyzer::format_duration(
-                                             bar.part_ms[static_cast<std::size_t>(part)] * 1e6)));
+    tip += QStringLiteral("\n%1 %2").arg(
+        QString::fromUtf8(analyzer::step_part_name(part)),
+        QString::fromStdString(
+            analyzer::format_duration(drawn->part_ms[static_cast<std::size_t>(part)] * 1e6)));
   return tip;
 }
 
@@ -211,12 +182,16 @@ QString StepChartPanel::note() const {
                  ? tr(" Pale: warm-up (the first step)")
                  : tr(" Pale: warm-up (the first %1 steps)").arg(analysis.warmup_steps)) +
             tr(", left out of the steady-state statistics.");
+  if (run_pair()) {
+    const auto missing = std::count(b_bars_.begin(), b_bars_.end(), std::nullopt);
+    text += tr(" Run B below: the same steps, on the same scale");
+    text += missing > 0 ? tr(" (%1 bars empty: B has no such steps).").arg(missing) : tr(".");
+  }
   return text;
 }
 
-void StepChartPanel::activate_bar(int index) {
-  if (index < 0 || static_cast<std::size_t>(index) >= bars_.size()) return;
-  state_.show_range(bars_[static_cast<std::size_t>(index)].range);
+void StepChartPanel::activate_bar(int index, Run run) {
+  if (const std::optional<StepBar> drawn = bar(run, index)) show_range_of(run, drawn->range);
 }
 
 }  // namespace parity::gui

@@ -35,27 +35,46 @@ FindingsModel::FindingsModel(QObject* parent) : QAbstractTableModel(parent) {}
 void FindingsModel::set_report(std::shared_ptr<const analyzer::ProfileReport> report) {
   beginResetModel();
   report_ = std::move(report);
-  evidence_.clear();
-  if (report_)
-    for (const analyzer::Finding& finding : report_->findings)
-      evidence_.push_back(locate_evidence(finding, *report_));
+  pair_.reset();
+  rows_.clear();
+  if (report_) add_rows(Run::kA, *report_);
   endResetModel();
 }
 
+void FindingsModel::set_run_pair(std::shared_ptr<const RunPair> pair) {
+  beginResetModel();
+  report_.reset();
+  pair_ = std::move(pair);
+  rows_.clear();
+  if (pair_) {
+    add_rows(Run::kA, *pair_->a);
+    add_rows(Run::kB, *pair_->b);
+  }
+  endResetModel();
+}
+
+void FindingsModel::add_rows(Run run, const analyzer::ProfileReport& report) {
+  for (const analyzer::Finding& finding : report.findings)
+    rows_.push_back({run, &finding, locate_evidence(finding, report)});
+}
+
 const analyzer::Finding& FindingsModel::finding(int row) const {
-  return report_->findings.at(static_cast<std::size_t>(row));
+  return *rows_.at(static_cast<std::size_t>(row)).finding;
 }
 
 const std::optional<EvidenceLocation>& FindingsModel::evidence(int row) const {
-  return evidence_.at(static_cast<std::size_t>(row));
+  return rows_.at(static_cast<std::size_t>(row)).evidence;
 }
 
+Run FindingsModel::run(int row) const { return rows_.at(static_cast<std::size_t>(row)).run; }
+
 int FindingsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(evidence_.size());
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
 int FindingsModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : kColumns;
+  if (parent.isValid()) return 0;
+  return pair_ ? kRun + 1 : kRun;
 }
 
 QVariant FindingsModel::data(const QModelIndex& index, int role) const {
@@ -79,6 +98,9 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
     case kTitle:
       if (role == Qt::DisplayRole || role == kSortRole) return text(f.title);
       break;
+    case kRun:
+      if (role == Qt::DisplayRole || role == kSortRole) return QString(run_name(run(index.row())));
+      break;
   }
   return {};
 }
@@ -94,6 +116,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
       return tr("Rank");
     case kTitle:
       return tr("Finding");
+    case kRun:
+      return tr("Run");
   }
   return {};
 }
@@ -104,6 +128,12 @@ QString FindingsModel::details(int row) const {
                     .arg(html(f.title), severity_colour(f.severity).name(),
                          text(std::string(analyzer::severity_name(f.severity))), html(f.rule));
   if (f.rank) out += QStringLiteral(" &middot; rank %1").arg(*f.rank);
+  if (pair_) {
+    const Run of = run(row);
+    out += QStringLiteral(" &middot; run %1 (%2)")
+               .arg(QString(run_name(of)),
+                    html(of == Run::kA ? pair_->diff.a_path : pair_->diff.b_path));
+  }
   out += QStringLiteral("</p>");
   if (!f.evidence.empty()) {
     out += QStringLiteral("<ul>");

@@ -66,4 +66,24 @@ std::vector<StepBar> step_bars(const analyzer::StepAnalysis& analysis, TimeWindo
   return bars;
 }
 
+std::vector<std::optional<StepBar>> aligned_step_bars(const analyzer::StepAnalysis& other,
+                                                      const analyzer::StepAnalysis& shown,
+                                                      const std::vector<StepBar>& bars) {
+  const auto& steps = other.steps;
+  const auto index_of_step = [&steps](std::int64_t number) {
+    return static_cast<std::size_t>(
+        std::partition_point(steps.begin(), steps.end(),
+                             [number](const StepBreakdown& s) { return s.step < number; }) -
+        steps.begin());
+  };
+  std::vector<std::optional<StepBar>> aligned;
+  aligned.reserve(bars.size());
+  for (const StepBar& bar : bars) {
+    const std::size_t first = index_of_step(shown.steps[bar.first].step);
+    const std::size_t end = index_of_step(shown.steps[bar.last].step + 1);
+    aligned.push_back(first < end ? std::optional(make_bar(other, first, end - 1)) : std::nullopt);
+  }
+  return aligned;
+}
+
 }  // namespace parity::gui

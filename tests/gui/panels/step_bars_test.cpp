@@ -1,7 +1,8 @@
 // step_bars: the bars of the step chart carry the analyzer's breakdown of
 // each step in ms, mark warm-up, and stay at most kMaxStepBars however many
 // steps the run has: steps around the window one bar each, or groups of
-// neighbouring steps (their mean) that cover the window.
+// neighbouring steps (their mean) that cover the window; a second run's
+// bars align to the first's by step number.
 #include "parity/gui/panels/step_bars.hpp"
 
 #include <QTemporaryDir>
@@ -13,6 +14,7 @@
 
 using parity::analyzer::StepAnalysis;
 using parity::analyzer::StepPart;
+using parity::gui::aligned_step_bars;
 using parity::gui::kMaxStepBars;
 using parity::gui::step_bars;
 using parity::gui::TimeWindow;
@@ -112,6 +114,38 @@ class StepBarsTest : public QObject {
     // Past either end of the run: the first or the last steps.
     QCOMPARE(step_bars(run, {-5 * kPeriod, -kPeriod}).front().first, std::size_t{0});
     QCOMPARE(step_bars(run, {20'000 * kPeriod, 30'000 * kPeriod}).back().last, std::size_t{9'999});
+  }
+
+  void a_second_runs_bars_hold_the_same_step_numbers() {
+    // Run B numbers its steps from 100 on and has 200 of them; A has 400, 0-399.
+    const StepAnalysis a = long_run(400);
+    StepAnalysis b = long_run(200);
+    for (auto& step : b.steps) step.step += 100;
+    // One bar per step, around steps 50-59 of A: A's steps 0-299.
+    const auto bars = step_bars(a, {50 * kPeriod, 60 * kPeriod});
+    const auto aligned = aligned_step_bars(b, a, bars);
+    QCOMPARE(aligned.size(), bars.size());
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+      const std::int64_t number = a.steps[bars[i].first].step;
+      QCOMPARE(aligned[i].has_value(), number >= 100 && number < 300);
+      if (!aligned[i]) continue;
+      QCOMPARE(b.steps[aligned[i]->first].step, number);
+      // B's step n is B's (n - 100)th, whose forward takes ((n - 100) % 7) ms.
+      QCOMPARE(forward_ms(*aligned[i]), static_cast<double>((number - 100) % 7));
+    }
+    // Groups: B's bar is the mean of B's steps among the group's numbers.
+    const auto groups = step_bars(a, {0, 400 * kPeriod}, 10);
+    const auto grouped = aligned_step_bars(b, a, groups);
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      const std::int64_t first = a.steps[groups[i].first].step, last = a.steps[groups[i].last].step;
+      if (last < 100 || first >= 300) {
+        QVERIFY(!grouped[i]);
+        continue;
+      }
+      QVERIFY(grouped[i]);
+      QCOMPARE(b.steps[grouped[i]->first].step, std::max<std::int64_t>(first, 100));
+      QCOMPARE(b.steps[grouped[i]->last].step, std::min<std::int64_t>(last, 299));
+    }
   }
 };
 

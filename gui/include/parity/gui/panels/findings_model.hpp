@@ -1,7 +1,8 @@
 // FindingsModel: the analyzer's findings, one row each in the analyzer's
 // order (most severe first): severity (coloured), rule, rank, title. The
 // tooltip and kDetailRole hold the evidence, the next step and where the
-// evidence lies on the timeline (see finding_evidence.hpp).
+// evidence lies on the timeline (see finding_evidence.hpp). With two runs
+// open, both runs' findings, A's then B's, with a Run column saying whose.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -11,6 +12,7 @@
 
 #include "parity/analyzer/profile/profile_report.hpp"
 #include "parity/gui/panels/finding_evidence.hpp"
+#include "parity/gui/panels/run_pair.hpp"
 
 namespace parity::gui {
 
@@ -18,14 +20,19 @@ class FindingsModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kSeverity, kRule, kRank, kTitle, kColumns };
+  // kRun only while two runs are shown.
+  enum Column { kSeverity, kRule, kRank, kTitle, kRun };
 
   explicit FindingsModel(QObject* parent = nullptr);
 
   // Shows the report's findings (null: no rows).
   void set_report(std::shared_ptr<const analyzer::ProfileReport> report);
+  // Shows both runs' findings (null: no rows).
+  void set_run_pair(std::shared_ptr<const RunPair> pair);
   const analyzer::Finding& finding(int row) const;
+  // On the clock of the finding's run.
   const std::optional<EvidenceLocation>& evidence(int row) const;
+  Run run(int row) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -34,10 +41,18 @@ class FindingsModel : public QAbstractTableModel {
                       int role = Qt::DisplayRole) const override;
 
  private:
+  struct Row {
+    Run run;
+    const analyzer::Finding* finding;
+    std::optional<EvidenceLocation> evidence;
+  };
+
+  void add_rows(Run run, const analyzer::ProfileReport& report);
   QString details(int row) const;
 
-  std::shared_ptr<const analyzer::ProfileReport> report_;
-  std::vector<std::optional<EvidenceLocation>> evidence_;  // by row
+  std::shared_ptr<const analyzer::ProfileReport> report_;  // one run
+  std::shared_ptr<const RunPair> pair_;                    // or two
+  std::vector<Row> rows_;
 };
 
 // The colour that marks a severity: red errors, orange warnings, blue infos.

@@ -8,10 +8,13 @@
 //     size so that panning does not regroup them.
 // A bar's range spans its steps, so showing a group's range zooms the window
 // onto it, and the chart then draws its steps one bar each.
+// With two runs open, the second run's bars are aligned by step number to the
+// first run's: each covers the same steps (aligned_step_bars).
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "parity/analyzer/profile/step_analysis.hpp"
@@ -33,5 +36,12 @@ struct StepBar {
 // The bars for `window` (on the trace's clock); `max_bars` is at least 2.
 std::vector<StepBar> step_bars(const analyzer::StepAnalysis& steps, TimeWindow window,
                                std::size_t max_bars = kMaxStepBars);
+
+// For each of `bars` (bars of `shown`), the bar of `other`'s steps numbered
+// as that bar's steps are (from its first step's number to its last's); none
+// where `other` has none of them. Steps are numbered in time order.
+std::vector<std::optional<StepBar>> aligned_step_bars(const analyzer::StepAnalysis& other,
+                                                      const analyzer::StepAnalysis& shown,
+                                                      const std::vector<StepBar>& bars);
 
 }  // namespace parity::gui
