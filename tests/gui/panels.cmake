@@ -22,3 +22,8 @@ foreach(panel step_chart op_table findings)
   parity_qt_test(gui_${panel}_panel_test ${CMAKE_CURRENT_LIST_DIR}/panels/${panel}_panel_test.cpp)
   target_link_libraries(gui_${panel}_panel_test PRIVATE gui_panels_fixture parity_view_panels)
 endforeach()
+
+# The window with two runs open.
+parity_qt_test(gui_two_runs_window_test ${CMAKE_CURRENT_LIST_DIR}/panels/two_runs_window_test.cpp)
+target_link_libraries(gui_two_runs_window_test PRIVATE gui_panels_fixture parity_view_widgets
+  parity::trace_import)

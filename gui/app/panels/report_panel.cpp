@@ -16,16 +16,16 @@ ReportPanel::ReportPanel(ViewState& state, QWidget* parent)
 void ReportPanel::set_content(QWidget* content) { pages_->addWidget(content); }
 
 void ReportPanel::set_report(std::shared_ptr<const analyzer::ProfileReport> report) {
-  show(std::move(report), nullptr);
+  show_reports(std::move(report), nullptr);
 }
 
 void ReportPanel::set_run_pair(std::shared_ptr<const RunPair> pair) {
   std::shared_ptr<const analyzer::ProfileReport> a = pair ? pair->a : nullptr;
-  show(std::move(a), std::move(pair));
+  show_reports(std::move(a), std::move(pair));
 }
 
-void ReportPanel::show(std::shared_ptr<const analyzer::ProfileReport> report,
-                       std::shared_ptr<const RunPair> pair) {
+void ReportPanel::show_reports(std::shared_ptr<const analyzer::ProfileReport> report,
+                               std::shared_ptr<const RunPair> pair) {
   report_ = std::move(report);
   pair_ = std::move(pair);
   if (report_) show_report();

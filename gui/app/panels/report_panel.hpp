@@ -41,8 +41,8 @@ class ReportPanel : public QWidget {
   ViewState& state_;
 
  private:
-  void show(std::shared_ptr<const analyzer::ProfileReport> report,
-            std::shared_ptr<const RunPair> pair);
+  void show_reports(std::shared_ptr<const analyzer::ProfileReport> report,
+                    std::shared_ptr<const RunPair> pair);
 
   std::shared_ptr<const analyzer::ProfileReport> report_;
   std::shared_ptr<const RunPair> pair_;

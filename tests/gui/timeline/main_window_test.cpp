@@ -16,6 +16,7 @@
 
 #include "parity/analyzer/synth/synth.hpp"
 #include "qt_test_main.hpp"
+#include "run_pair_fixture.hpp"
 #include "timeline/timeline_widget.hpp"
 #include "timeline_trace.hpp"
 
@@ -143,14 +144,8 @@ class MainWindowTest : public QObject {
 
   void pytorch_profiler_trace_opens() {
     // The legacy profiler's layout: two steps, each an op holding another.
-    const QString json = dir_.filePath("torch.json");
-    std::ofstream(json.toStdString())
-        << R"([{"name": "ProfilerStep#1", "ph": "X", "ts": 0, "dur": 100, "tid": 1, "pid": "CPU functions", "args": {}},
-{"name": "aten::linear", "ph": "X", "ts": 10, "dur": 50, "tid": 1, "pid": "CPU functions", "args": {}},
-{"name": "aten::addmm", "ph": "X", "ts": 20, "dur": 30, "tid": 1, "pid": "CPU functions", "args": {}},
-{"name": "ProfilerStep#2", "ph": "X", "ts": 100, "dur": 100, "tid": 1, "pid": "CPU functions", "args": {}},
-{"name": "aten::linear", "ph": "X", "ts": 110, "dur": 50, "tid": 1, "pid": "CPU functions", "args": {}},
-{"name": "aten::addmm", "ph": "X", "ts": 120, "dur": 30, "tid": 1, "pid": "CPU functions", "args": {}}])";
+    const QString json = QString::fromStdString(
+        panels_test::write_profiler_json(dir_.filePath("torch.json").toStdString()));
     MainWindow window;
     QSignalSpy loaded(&window, &MainWindow::traces_loaded);
     window.show();
