@@ -91,9 +91,9 @@ void MainWindow::build_docks() {
   details_dock->raise();
   auto* statistics_dock = dock(tr("Range statistics"), statistics, Qt::BottomDockWidgetArea);
   auto* ops_dock = dock(tr("Operators"), op_table_, Qt::BottomDockWidgetArea);
-  auto* steps_dock = dock(tr("Step breakdown"), step_chart_, Qt::BottomDockWidgetArea);
+  steps_dock_ = dock(tr("Step breakdown"), step_chart_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(statistics_dock, ops_dock);
-  tabifyDockWidget(ops_dock, steps_dock);
+  tabifyDockWidget(ops_dock, steps_dock_);
   statistics_dock->raise();
   resizeDocks({details_dock}, {380}, Qt::Horizontal);
   resizeDocks({statistics_dock}, {260}, Qt::Vertical);
@@ -377,6 +377,10 @@ void MainWindow::start_run_pair_report(const QString& a, const QString& b,
         a.toStdString(), b.toStdString(), [&control](double f) { control.progress(f); }));
     return [this, pair, loaded_status] {
       for (ReportPanel* panel : report_panels()) panel->set_run_pair(pair);
+      // Two runs are opened to compare them: show the panels that do.
+      steps_dock_->raise();
+      run_diff_dock_->raise();
+      resizeDocks({steps_dock_}, {height() * 2 / 5}, Qt::Vertical);  // room for two charts
       set_idle(loaded_status + tr(" · findings: %1 in A, %2 in B")
                                    .arg(pair->a->findings.size())
                                    .arg(pair->b->findings.size()));

@@ -100,6 +100,7 @@ class MainWindow : public QMainWindow {
   FindingsPanel* findings_ = nullptr;
   DiffReportPanel* run_diff_ = nullptr;
   QDockWidget* run_diff_dock_ = nullptr;
+  QDockWidget* steps_dock_ = nullptr;
   QTextBrowser* details_ = nullptr;
   RangeStatisticsModel statistics_model_;
   QLabel* statistics_title_ = nullptr;

@@ -61,6 +61,7 @@ StepBarChart::StepBarChart(QWidget* parent)
   series_->attachAxis(step_axis_);
   series_->attachAxis(ms_axis_);
   plot->legend()->setAlignment(Qt::AlignBottom);
+  plot->setMargins(QMargins(4, 2, 4, 2));  // two charts share the dock when two runs are open
   setRenderHint(QPainter::Antialiasing);
   connect(series_, &QStackedBarSeries::clicked, this,
           [this](int index, QBarSet*) { emit bar_clicked(index); });

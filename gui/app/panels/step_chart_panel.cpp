@@ -50,6 +50,7 @@ StepChartPanel::StepChartPanel(ViewState& state, QWidget* parent)
   note_->setObjectName(QStringLiteral("note"));
   note_->setWordWrap(true);
   chart_b_->hide();
+  chart_b_->chart()->legend()->hide();  // the colours are A's legend's
   auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -91,6 +92,8 @@ void StepChartPanel::show_report() {
   QString title = profile.world_size > 1 ? tr("Step breakdown, rank %1").arg(profile.rank)
                                          : tr("Step breakdown");
   chart_b_->setVisible(run_pair() != nullptr);
+  // Two charts share the height: the legend goes beside the first.
+  chart_a_->chart()->legend()->setAlignment(run_pair() ? Qt::AlignRight : Qt::AlignBottom);
   if (run_pair()) {
     const auto file = [](const std::string& path) {
       return QFileInfo(QString::fromStdString(path)).fileName();
