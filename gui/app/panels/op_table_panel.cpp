@@ -102,6 +102,10 @@ void OpTablePanel::show_report() {
         tabs_->indexOf(tab.view),
         two_runs && (tab.model->table() == OpDiffModel::Table::kOps || tab.model->rowCount() > 0));
   }
+  // From one run to two or back: the first tab of the tables now shown.
+  if (shows_diff_ != two_runs)
+    tabs_->setCurrentWidget(two_runs ? diff_tables_.front().view : tables_.front().view);
+  shows_diff_ = two_runs;
 }
 
 }  // namespace parity::gui

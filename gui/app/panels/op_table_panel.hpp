@@ -55,6 +55,7 @@ class OpTablePanel : public ReportPanel {
   QTabWidget* tabs_;
   std::array<Tab<OpStatsModel>, 3> tables_;      // by OpStatsModel::Table
   std::array<Tab<OpDiffModel>, 2> diff_tables_;  // by OpDiffModel::Table
+  bool shows_diff_ = false;                      // the tabs are diff_tables_' (two runs)
 };
 
 }  // namespace parity::gui

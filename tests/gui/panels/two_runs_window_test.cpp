@@ -110,6 +110,7 @@ class TwoRunsWindowTest : public QObject {
     QVERIFY(ops.diff_tab_visible(OpDiffModel::Table::kOps));
     QVERIFY(ops.diff_tab_visible(OpDiffModel::Table::kKernels));
     QVERIFY(!ops.tab_visible(OpStatsModel::Table::kOps));
+    QVERIFY(ops.diff_view(OpDiffModel::Table::kOps)->isVisibleTo(&ops));
     QAbstractItemModel* rows = diff_ops(window);
     QCOMPARE(rows->rowCount(), static_cast<int>(diff.ops.size()));
     // In diff-trace's order until a header is clicked.
@@ -141,6 +142,7 @@ class TwoRunsWindowTest : public QObject {
     QVERIFY(!window.step_chart()->shows_run_b());
     QVERIFY(ops.tab_visible(OpStatsModel::Table::kOps));
     QVERIFY(!ops.diff_tab_visible(OpDiffModel::Table::kOps));
+    QVERIFY(ops.view(OpStatsModel::Table::kOps)->isVisibleTo(&ops));
     QCOMPARE(window.findings()->model().columnCount(), static_cast<int>(FindingsModel::kRun));
     QVERIFY(!window.run_diff_dock()->isVisible());
   }
