@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   parity::cli::add_diff_trace_command(app, run);
   parity::cli::add_synth_command(app, run);
   parity::cli::add_tune_allreduce_command(app, run);
+  parity::cli::add_loss_compare_command(app, run);
 
   // CLI11 would read an unknown verb as a stray argument; name it instead.
   const auto is_verb = [&app](const std::string& word) {
@@ -37,7 +38,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1])) {
     std::cerr << "parity: error: unknown command '" << argv[1]
               << "'\n  hint: the commands are: info, export, diff, convert, compare, nan-scan, "
-                 "report, diff-trace, synth, tune-allreduce (see "
+                 "report, diff-trace, synth, tune-allreduce, loss-compare (see "
                  "parity --help)\n";
     return kCouldNotRun;
   }
