@@ -9,18 +9,21 @@
 namespace parity::analyzer {
 namespace {
 
-// The trace importer takes a file that opens with '[' for a JSON array of
-// events; a log whose first line is "[WARNING] ME(...)" opens so too. An
-// array of events holds an object ('{') or nothing (']') next.
+// The trace importer takes a file that opens with '[' or '{' for JSON; a log
+// whose first line is "[WARNING] ME(...)" opens so too. In JSON an array of
+// events holds an object ('{') or nothing (']') next, and an object a member
+// name ('"') or nothing ('}').
 bool opens_like_a_log(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   char head[256] = {};
   in.read(head, sizeof head);
   const std::string text(head, static_cast<std::size_t>(in.gcount()));
   const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || text[first] != '[') return false;
+  if (first == std::string::npos || (text[first] != '[' && text[first] != '{')) return false;
   const std::size_t next = text.find_first_not_of(" \t\r\n", first + 1);
-  return next != std::string::npos && text[next] != '{' && text[next] != ']';
+  if (next == std::string::npos) return false;
+  return text[first] == '[' ? text[next] != '{' && text[next] != ']'
+                            : text[next] != '"' && text[next] != '}';
 }
 
 }  // namespace
