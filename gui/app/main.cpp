@@ -3,6 +3,7 @@
 //   parity-view [RUN.db...]            timelines (several: side by side, aligned by step)
 //   parity-view --diff A B             weight diff of two checkpoints
 //   parity-view --compare DIR_A DIR_B  tensor comparison of two dump directories
+//   parity-view --loss A B             loss curves of two runs (logs or traces)
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -11,6 +12,7 @@
 
 #include "compare/compare_window.hpp"
 #include "compare/diff_window.hpp"
+#include "loss/loss_window.hpp"
 #include "main_window.hpp"
 
 namespace {
@@ -63,12 +65,23 @@ int main(int argc, char** argv) {
   const QCommandLineOption find(QStringLiteral("find"),
                                 QStringLiteral("Open with the first event named like TEXT selected."),
                                 QStringLiteral("TEXT"));
-  parser.addOptions({diff, compare, screenshot, step, find});
+  const QCommandLineOption loss(QStringLiteral("loss"),
+                                QStringLiteral("Loss curves of two runs A B (training logs or traces)."));
+  parser.addOptions({diff, compare, loss, screenshot, step, find});
   parser.process(app);
   const QStringList paths = parser.positionalArguments();
 
   std::unique_ptr<QMainWindow> window;
-  if (parser.isSet(diff) || parser.isSet(compare)) {
+  if (parser.isSet(loss)) {
+    if (parser.isSet(diff) || parser.isSet(compare))
+      return usage_error(QStringLiteral("--loss excludes --diff and --compare"));
+    if (paths.size() != 2)
+      return usage_error(QStringLiteral("--loss takes exactly two paths, got %1").arg(paths.size()));
+    auto loss_window = std::make_unique<parity::gui::LossWindow>(paths[0], paths[1]);
+    if (parser.isSet(screenshot))
+      save_when_ready(loss_window.get(), parser.value(screenshot), &parity::gui::LossWindow::load_ended);
+    window = std::move(loss_window);
+  } else if (parser.isSet(diff) || parser.isSet(compare)) {
     if (parser.isSet(diff) && parser.isSet(compare)) return usage_error(QStringLiteral("--diff and --compare exclude each other"));
     if (paths.size() != 2)
       return usage_error(QStringLiteral("%1 takes exactly two paths, got %2")
