@@ -31,8 +31,12 @@ bool opens_like_a_log(const std::filesystem::path& path) {
 LossCurve read_loss_curve(const std::filesystem::path& path, const LossInputOptions& options) {
   const auto format = importers::trace::sniff_trace_format(path);
   if (format == importers::trace::TraceFormat::kParity) return read_trace_loss(path);
-  if (format == importers::trace::TraceFormat::kChromeJson && !opens_like_a_log(path))
-    return read_trace_loss(importers::trace::readable_trace(path));
+  if (format == importers::trace::TraceFormat::kChromeJson && !opens_like_a_log(path)) {
+    LossCurve curve = read_trace_loss(importers::trace::readable_trace(path));
+    curve.source = path.string();  // the user's file, not the import's cache
+    curve.kind = "Chrome trace, imported";
+    return curve;
+  }
   if (options.pattern.empty()) return read_mindspore_log(path, options.steps_per_epoch);
   return read_pattern_log(path, LossPattern(options.pattern, options.pattern_option),
                           options.steps_per_epoch);

@@ -4,6 +4,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
+#include <algorithm>
 #include <cmath>
 
 namespace parity::gui {
@@ -34,6 +35,31 @@ QAreaSeries* band_series(const analyzer::LossComparison& comparison) {
   return band;
 }
 
+// The smallest box that holds every finite point of the series.
+struct Bounds {
+  double left = INFINITY, right = -INFINITY, low = INFINITY, high = -INFINITY;
+  void add(const QList<QPointF>& points) {
+    for (const QPointF& p : points) {
+      if (!std::isfinite(p.x()) || !std::isfinite(p.y())) continue;
+      left = std::min(left, p.x()), right = std::max(right, p.x());
+      low = std::min(low, p.y()), high = std::max(high, p.y());
+    }
+  }
+};
+
+Bounds bounds(const std::vector<QAbstractSeries*>& all) {
+  Bounds box;
+  for (QAbstractSeries* series : all) {
+    if (auto* line = qobject_cast<QXYSeries*>(series)) box.add(line->points());
+    if (auto* area = qobject_cast<QAreaSeries*>(series)) {
+      box.add(area->upperSeries()->points());
+      box.add(area->lowerSeries()->points());
+    }
+  }
+  if (!std::isfinite(box.left)) box = {0, 1, 0, 1};  // nothing finite to draw
+  return box;
+}
+
 }  // namespace
 
 LossChart::LossChart(QWidget* parent) : QChartView(parent) {
@@ -59,11 +85,17 @@ void LossChart::set_comparison(const analyzer::LossComparison& comparison) {
     if (std::isfinite(parted.b)) marker->append(static_cast<double>(parted.step), parted.b);
     all.push_back(marker);
   }
+  // Axes over every series (Qt would fit them to the first one attached).
+  const Bounds box = bounds(all);
   auto* x = new QValueAxis;
   x->setTitleText(tr("step"));
-  x->setLabelFormat(QStringLiteral("%d"));
+  x->setRange(box.left, std::max(box.right, box.left + 1));
+  x->applyNiceNumbers();
+  x->setLabelFormat(QStringLiteral("%.0f"));
   auto* y = new QValueAxis;
   y->setTitleText(tr("loss"));
+  y->setRange(box.low, std::max(box.high, box.low + 1e-6));
+  y->applyNiceNumbers();
   c->addAxis(x, Qt::AlignBottom);
   c->addAxis(y, Qt::AlignLeft);
   for (QAbstractSeries* series : all) {

@@ -139,3 +139,22 @@ TEST_CASE("bad patterns are refused before any file is read", "[unit]") {
                {"--pattern-a"});
   expect_error([] { LossPattern("loss={loss", "--pattern-a"); }, "not closed", {"--pattern-a"});
 }
+
+TEST_CASE("a Chrome trace's loss counter is read through the import, one sample a step", "[unit]") {
+  TempDir dir;
+  const auto trace = write_log(dir, "profile.json",
+                               R"({"traceEvents": [
+{"ph": "X", "name": "ProfilerStep#0", "cat": "user_annotation", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+{"ph": "C", "name": "loss", "pid": 1, "tid": 1, "ts": 90, "args": {"value": 2.5}},
+{"ph": "X", "name": "ProfilerStep#1", "cat": "user_annotation", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
+{"ph": "C", "name": "loss", "pid": 1, "tid": 1, "ts": 190, "args": {"value": 2.25}}]})");
+  const LossCurve curve = read_loss_curve(trace);
+  CHECK(curve.source == trace.string());
+  CHECK(curve.kind == "Chrome trace, imported");
+  CHECK(steps_and_losses(curve) == Steps{{1, 2.5}, {2, 2.25}});
+  const auto no_loss = write_log(dir, "no_loss.json",
+                                 R"({"traceEvents": [
+{"ph": "X", "name": "ProfilerStep#0", "cat": "user_annotation", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+{"ph": "C", "name": "memory", "pid": 1, "tid": 1, "ts": 9, "args": {"value": 1}}]})");
+  expect_error([&] { read_loss_curve(no_loss); }, "no loss counter", "no_loss.json");
+}
