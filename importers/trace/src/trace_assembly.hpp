@@ -62,6 +62,11 @@ class TraceAssembly {
   // What was added so far, for passes that derive more from it.
   const std::vector<Range>& ranges() const { return ranges_; }
   std::string_view text(NameId name) const { return strings_.at(name); }
+  // No rows of any kind yet.
+  bool empty() const {
+    return ranges_.empty() && instants_.empty() && counters_.empty() && activities_.empty() &&
+           api_calls_.empty() && collectives_.empty();
+  }
   std::optional<std::int64_t> earliest_ns() const { return earliest_; }
 
   // Writes the trace to `out`, which must not exist. Steps come from the

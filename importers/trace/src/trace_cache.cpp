@@ -47,7 +47,7 @@ bool cache_is_current(const std::filesystem::path& cache, const std::filesystem:
 std::filesystem::path readable_trace(const std::filesystem::path& path,
                                      const ImportOptions& options) {
   const auto format = sniff_trace_format(path);
-  if (format != TraceFormat::kChromeJson && format != TraceFormat::kMindSporeProfiler) return path;
+  if (!format || *format == TraceFormat::kParity) return path;
   // Beside a folder, not in it: "prof/" -> "prof.parity.db".
   std::filesystem::path cache = path.has_filename() ? path : path.parent_path();
   cache += ".parity.db";

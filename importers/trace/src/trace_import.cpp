@@ -6,6 +6,7 @@
 #include "chrome/chrome_import.hpp"
 #include "mindspore/mindspore_import.hpp"
 #include "mindspore/mindspore_timeline.hpp"
+#include "nsys/nsys_import.hpp"
 #include "parity/core/error.hpp"
 #include "parity/core/version.hpp"
 #include "parity/profiler/clock.hpp"
@@ -22,6 +23,8 @@ std::string_view format_name(TraceFormat format) {
       return "Chrome trace-event JSON";
     case TraceFormat::kMindSporeProfiler:
       return "MindSpore profiler output";
+    case TraceFormat::kNsysSqlite:
+      return "Nsight Systems SQLite export";
   }
   return "unknown";
 }
@@ -50,7 +53,8 @@ std::optional<TraceFormat> sniff_trace_format(const std::filesystem::path& path)
                                           : std::nullopt;
   const std::string bytes = head_of(path);
   if (looks_like_mindspore_timeline(bytes)) return TraceFormat::kMindSporeProfiler;
-  if (bytes.starts_with(std::string_view("SQLite format 3\0", 16))) return TraceFormat::kParity;
+  if (bytes.starts_with(std::string_view("SQLite format 3\0", 16)))
+    return is_nsys_export(path) ? TraceFormat::kNsysSqlite : TraceFormat::kParity;
   if (bytes.starts_with("\x1f\x8b")) return TraceFormat::kChromeJson;  // gzip: a .json.gz
   for (const char c : bytes) {
     if (c == '{' || c == '[') return TraceFormat::kChromeJson;
@@ -72,7 +76,8 @@ TraceFormat detect_trace_format(const std::filesystem::path& path) {
                                                            : "not a trace Parity reads",
               path.string(),
               "Parity reads its own trace databases, PyTorch profiler traces "
-              "(export_chrome_trace .json or .json.gz) and MindSpore profiler folders");
+              "(export_chrome_trace .json or .json.gz), Nsight Systems SQLite exports and "
+              "MindSpore profiler folders");
 }
 
 std::string ImportSummary::text() const {
@@ -92,12 +97,13 @@ std::string ImportSummary::text() const {
 ImportSummary import_trace(const std::filesystem::path& in, const std::filesystem::path& out,
                            const ImportOptions& options) {
   const TraceFormat format = detect_trace_format(in);
-  if (format == TraceFormat::kParity)
-    throw Error("the file is already a Parity trace", in.string(), "read it as it is");
+  if (format == TraceFormat::kParity) refuse_sqlite_import(in);
   TraceAssembly assembly;
   ImportSummary summary;
   if (format == TraceFormat::kMindSporeProfiler)
     read_mindspore_profile(in, options, assembly, summary);
+  else if (format == TraceFormat::kNsysSqlite)
+    read_nsys_sqlite(in, options, assembly, summary);
   else
     read_chrome_trace(in, options, assembly, summary);
   assembly.set_meta("import.source", in.string());
@@ -112,7 +118,7 @@ ImportSummary import_trace(const std::filesystem::path& in, const std::filesyste
   assembly.set_meta("dropped_records", "0");
   assembly.set_meta("tool_version", kVersion);
   assembly.set_meta("created_at", profiler::utc_now_iso8601());
-  if (assembly.range_count() == 0)
+  if (assembly.empty())
     throw Error("the trace holds no events Parity reads", in.string(),
                 "was the profiler running? a trace with no ranges has nothing to analyse");
   assembly.write(out);

@@ -43,6 +43,15 @@ std::optional<CollectiveOp> collective_op_of(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<CollectiveOp> nccl_kernel_op(std::string_view kernel_name) {
+  for (const std::string_view prefix : kKernelPrefixes) {
+    if (!kernel_name.starts_with(prefix)) continue;
+    const std::string_view rest = kernel_name.substr(prefix.size());
+    return collective_op_of(rest.substr(0, rest.find_first_of("_(")));
+  }
+  return std::nullopt;
+}
+
 std::int64_t element_bytes(std::string_view type) {
   const std::string key = folded(type);
   if (key == "float" || key == "float32" || key == "int" || key == "int32" || key == "c10::float")
@@ -62,16 +71,11 @@ bool ChromeCollectives::consider(const ChromeEvent& event, std::int64_t start_ns
                                  std::int64_t dur_ns) {
   const std::string_view name = event.name;
   if (event.category == "kernel") {
-    for (const std::string_view prefix : kKernelPrefixes) {
-      if (!name.starts_with(prefix)) continue;
-      std::string_view rest = name.substr(prefix.size());
-      const auto op = collective_op_of(rest.substr(0, rest.find('_')));
-      if (!op) return false;
-      device_.push_back({start_ns, dur_ns, *op, 0, "",
-                         "NCCL (GPU " + std::to_string(event.device.value_or(0)) + ")"});
-      return true;
-    }
-    return false;
+    const auto op = nccl_kernel_op(name);
+    if (!op) return false;
+    device_.push_back({start_ns, dur_ns, *op, 0, "",
+                       "NCCL (GPU " + std::to_string(event.device.value_or(0)) + ")"});
+    return true;
   }
   // "gloo:all_reduce", "nccl:all_reduce": the process group running one.
   const std::size_t colon = name.find(':');

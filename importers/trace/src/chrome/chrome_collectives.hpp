@@ -18,6 +18,11 @@ namespace parity::importers::trace {
 
 // "all_reduce", "allreduce_", "AllReduce" -> kAllReduce, ...
 std::optional<profiler::CollectiveOp> collective_op_of(std::string_view name);
+// The collective an NCCL kernel runs, from its name in either of NCCL's
+// namings ("ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)",
+// "ncclKernel_AllReduce_RING_LL_Sum_float"); nullopt for other kernels and for
+// NCCL's SendRecv and Generic kernels, which name no one collective.
+std::optional<profiler::CollectiveOp> nccl_kernel_op(std::string_view kernel_name);
 // Bytes of one element of a PyTorch type name ("float", "c10::Half", "long int"); 0 if unknown.
 std::int64_t element_bytes(std::string_view type);
 

@@ -1,8 +1,8 @@
 // Foreign traces as Parity traces: a profiler's output that users already
-// have (today the PyTorch profiler's Chrome-trace JSON, Kineto's and the
-// legacy autograd profiler's, plain or .gz) converted into an ordinary trace
-// database, which every analysis, the exporter and the viewer then read.
-// docs/import.md says what each format gives and what it cannot.
+// have (the PyTorch profiler's Chrome-trace JSON, Kineto's and the legacy
+// autograd profiler's, plain or .gz; Nsight Systems SQLite exports) converted into an ordinary
+// trace database, which every analysis, the exporter and the viewer then read. docs/import.md says
+// what each format gives and what it cannot.
 #pragma once
 
 #include <cstdint>
@@ -16,12 +16,13 @@
 
 namespace parity::importers::trace {
 
-enum class TraceFormat { kParity, kChromeJson, kMindSporeProfiler };
+enum class TraceFormat { kParity, kChromeJson, kMindSporeProfiler, kNsysSqlite };
 
 std::string_view format_name(TraceFormat format);
 
 // What a file is, judged by its first bytes (a folder: by the MindSpore
-// profiler files in it); nullopt for one that cannot be read or is none of them.
+// profiler files in it; SQLite: by whether its tables are an nsys export's);
+// nullopt for one that cannot be read or is none of them.
 std::optional<TraceFormat> sniff_trace_format(const std::filesystem::path& path);
 // The same, throwing parity::Error (naming the file and the formats that are
 // read) where sniff_trace_format gives nullopt.

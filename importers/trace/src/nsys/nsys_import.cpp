@@ -1,0 +1,119 @@
+#include "nsys/nsys_import.hpp"
+
+#include "nsys/nsys_gpu_activity.hpp"
+#include "nsys/nsys_host_calls.hpp"
+#include "nsys/nsys_meta.hpp"
+#include "nsys/nsys_nvtx.hpp"
+#include "nsys/nsys_processes.hpp"
+#include "nsys/nsys_source.hpp"
+#include "parity/core/error.hpp"
+#include "parity/profiler/sql_queries.hpp"
+
+namespace parity::importers::trace {
+namespace {
+
+using profiler::sql::Database;
+
+std::vector<std::string> table_names(Database& db) {
+  return profiler::sql::query_texts(
+      db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+}
+
+// Tables no reader opened are counted by their rows: nothing unread goes
+// unmentioned. The ENUM_* tables are the codes' names, not events.
+void count_unread_tables(NsysSource& source) {
+  for (const std::string& name : table_names(source.db())) {
+    if (source.tables_read().count(name) || name.starts_with("ENUM_") ||
+        name.starts_with("sqlite_"))
+      continue;
+    if (auto table = NsysTable::open(source.db(), name))
+      if (const std::int64_t rows = table->row_count(); rows > 0)
+        source.skip("rows of table " + name + " (not read by Parity)",
+                    static_cast<std::uint64_t>(rows));
+  }
+}
+
+void add_notes(NsysSource& source, const NsysProcesses& processes) {
+  source.note(
+      "no CPU operator ranges, layers, phases (forward, backward, optimizer) or gradient-ready "
+      "times: Nsight Systems records CUDA calls and NVTX ranges, which are imported as user "
+      "ranges (PyTorch's emit_nvtx() ranges included)");
+  if (!source.imported("steps (NVTX ranges named like steps)"))
+    source.note(
+        "no NVTX ranges named like steps (ProfilerStep#N, step N, iteration N), so no steps: "
+        "wrap each iteration in an NVTX range such as nvtx.range(f\"step {n}\")");
+  if (!source.imported("kernels"))
+    source.note("no kernels: was the run profiled with --trace=cuda?");
+  if (source.imported("collectives (NCCL kernels)"))
+    source.note(
+        "collectives without their sizes (bytes, bandwidth): NCCL kernels carry none, and "
+        "NCCL's NVTX payloads are not read");
+  if (processes.rank_count() > 1)
+    source.note(
+        "several processes with CUDA activity, read as the ranks of one run in the "
+        "order of their PIDs (" +
+        processes.rank_list() + "); every analysis sees them as one trace");
+}
+
+bool has_table(Database& db, std::string_view name) {
+  return profiler::sql::table_exists(db, name);
+}
+
+}  // namespace
+
+bool is_nsys_export(const std::filesystem::path& path) {
+  try {
+    Database db(path, Database::Mode::kReadOnly);
+    return has_table(db, "StringIds") && !has_table(db, "meta");
+  } catch (const Error&) {
+    return false;  // unreadable: the trace reader says why
+  }
+}
+
+void refuse_sqlite_import(const std::filesystem::path& path) {
+  Database db(path, Database::Mode::kReadOnly);
+  const auto tables = table_names(db);  // throws, naming the file, for one SQLite cannot read
+  if (has_table(db, "meta"))
+    throw Error("the file is already a Parity trace", path.string(), "read it as it is");
+  throw Error(
+      "an SQLite database that is neither a Parity trace nor an Nsight Systems export "
+      "(it has no StringIds table)",
+      path.string(), "Parity reads its own trace databases and nsys export --type sqlite output");
+}
+
+void read_nsys_sqlite(const std::filesystem::path& in, const ImportOptions& options,
+                      TraceAssembly& assembly, ImportSummary& summary) {
+  const std::uint64_t total = std::filesystem::file_size(in);
+  NsysSource source(in, assembly, summary);
+  NsysProcesses processes(source);
+  const auto progress = [&](int part) {
+    if (options.progress) options.progress(total * static_cast<std::uint64_t>(part) / 5, total);
+  };
+  const auto session_start = read_nsys_meta(source);
+  progress(1);
+  read_nsys_gpu_activity(source, processes);
+  progress(2);
+  read_nsys_cuda_api(source, processes);
+  progress(3);
+  read_nsys_nvtx(source, processes);
+  read_nsys_os_runtime(source, processes);
+  progress(4);
+  count_unread_tables(source);
+  add_notes(source, processes);
+  summary.source = "Nsight Systems export";
+  // Rows read; an NCCL kernel is also counted as a collective, but is one row.
+  for (const auto& [what, n] : summary.imported)
+    if (what != "collectives (NCCL kernels)") summary.events += n;
+  for (const auto& [what, n] : summary.not_imported) summary.events += n;
+  assembly.set_meta("rank", "0");  // the first of the export's processes, where it holds several
+  if (processes.rank_count() > 1) {
+    assembly.set_meta("world_size", std::to_string(processes.rank_count()));
+    assembly.set_meta("import.nsys.ranks", processes.rank_list());
+  }
+  if (session_start && assembly.earliest_ns())
+    assembly.set_meta("clock_origin_unix_ns",
+                      std::to_string(*session_start + *assembly.earliest_ns()));
+  progress(5);
+}
+
+}  // namespace parity::importers::trace

@@ -1,0 +1,120 @@
+#include "nsys/nsys_processes.hpp"
+
+#include <set>
+
+#include "nsys/nsys_global_id.hpp"
+
+namespace parity::importers::trace {
+namespace {
+
+using profiler::TrackKind;
+
+constexpr const char* kGpuTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                      "CUPTI_ACTIVITY_KIND_MEMSET",
+                                      "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"};
+
+}  // namespace
+
+NsysProcesses::NsysProcesses(NsysSource& source) : source_(source) {
+  std::set<std::int64_t> cuda_processes;
+  const auto add = [&](const char* name, std::initializer_list<std::string_view> columns) {
+    if (auto table = NsysTable::open(source_.db(), name))
+      cuda_processes.merge(table->distinct_processes(columns));
+  };
+  for (const char* name : kGpuTables) add(name, {"globalPid"});
+  add("CUPTI_ACTIVITY_KIND_RUNTIME", {"globalTid"});
+  for (const std::int64_t process : cuda_processes)
+    ranks_.emplace(process, static_cast<std::int64_t>(ranks_.size()));
+  read_names();
+}
+
+void NsysProcesses::read_names() {
+  if (auto processes = source_.table("PROCESSES")) {
+    const int process = processes->required({"globalPid"});
+    const int name = processes->column({"name"});
+    processes->for_each({}, [&](const NsysRow& row) {
+      if (const auto text = row.text(name); text && !text->empty())
+        process_names_[nsys_process(row.integer_or(process, 0))] = *text;
+    });
+  }
+  if (auto threads = source_.table("ThreadNames")) {
+    const int thread = threads->required({"globalTid"});
+    const int name = threads->required({"nameId"});
+    threads->for_each({}, [&](const NsysRow& row) {
+      thread_names_[row.integer_or(thread, 0)] = source_.text(row.integer(name));
+    });
+  }
+}
+
+std::optional<std::int64_t> NsysProcesses::rank(std::int64_t process) const {
+  const auto it = ranks_.find(nsys_process(process));
+  if (it == ranks_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<std::int64_t> NsysProcesses::correlation(std::optional<std::int64_t> id,
+                                                       std::int64_t process) const {
+  if (!id) return std::nullopt;
+  return *id + (rank(process).value_or(0) << 32);
+}
+
+std::string NsysProcesses::label(std::int64_t process) const {
+  process = nsys_process(process);
+  std::string name = "process";
+  if (const auto it = process_names_.find(process); it != process_names_.end())
+    name = it->second;
+  else if (const auto main = thread_names_.find(process | nsys_pid(process));
+           main != thread_names_.end())
+    name = main->second;  // the main thread's id is the process's
+  name += " [" + std::to_string(nsys_pid(process)) + "]";
+  const auto number = rank(process);
+  return number && ranks_.size() > 1 ? "rank " + std::to_string(*number) + " " + name : name;
+}
+
+std::string NsysProcesses::rank_list() const {
+  std::string out;
+  for (const auto& [process, number] : ranks_) {
+    std::string name = label(process);
+    if (ranks_.size() > 1) name = name.substr(name.find(' ', 5) + 1);  // without "rank N "
+    out += (out.empty() ? "" : "; ") + ("rank " + std::to_string(number) + ": ") + name;
+  }
+  return out;
+}
+
+TrackId NsysProcesses::thread(std::int64_t global_tid) {
+  TraceAssembly& assembly = source_.assembly();
+  const TrackId track =
+      assembly.track("nsys thread " + std::to_string(global_tid), TrackKind::kHostThread);
+  if (assembly.has_label(track)) return track;
+  const auto name = thread_names_.find(global_tid);
+  const std::string thread = name != thread_names_.end() && !name->second.empty()
+                                 ? name->second
+                                 : "thread " + std::to_string(nsys_tid(global_tid));
+  assembly.describe_track(track, label(global_tid) + " / " + thread, nsys_pid(global_tid),
+                          nsys_tid(global_tid));
+  return track;
+}
+
+TrackId NsysProcesses::stream(std::int64_t process, std::int64_t device, std::int64_t stream) {
+  process = nsys_process(process);
+  TraceAssembly& assembly = source_.assembly();
+  const TrackId track = assembly.track("nsys stream " + std::to_string(process) + " " +
+                                           std::to_string(device) + " " + std::to_string(stream),
+                                       TrackKind::kGpuStream);
+  if (assembly.has_label(track)) return track;
+  std::string name = "GPU " + std::to_string(device) + " stream " + std::to_string(stream);
+  if (ranks_.size() > 1) name += " (" + label(process) + ")";
+  assembly.describe_track(track, name, nsys_pid(process), {}, device, stream);
+  return track;
+}
+
+TrackId NsysProcesses::lane(std::int64_t process, const std::string& what, TrackKind kind) {
+  process = nsys_process(process);
+  TraceAssembly& assembly = source_.assembly();
+  const TrackId track = assembly.track("nsys " + std::to_string(process) + " " + what, kind);
+  if (!assembly.has_label(track))
+    assembly.describe_track(track, label(process) + " / " + what, nsys_pid(process), {});
+  return track;
+}
+
+}  // namespace parity::importers::trace
