@@ -1,6 +1,6 @@
 // `parity import FILE -o RUN.db`: a foreign trace (the PyTorch profiler's
-// Chrome trace JSON) as a Parity trace database, with what it held and what
-// it could not give.
+// Chrome trace JSON, an Nsight Systems SQLite export) as a Parity trace
+// database, with what it held and what it could not give.
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -34,14 +34,16 @@ void add_import_command(CLI::App& app, Run& run) {
   const auto [command, options] = add_subcommand<Options>(
       app, "import",
       "Convert a foreign trace into a Parity trace database: the PyTorch profiler's "
-      "export_chrome_trace JSON (Kineto's or the legacy profiler's, plain or .gz), or MindSpore's "
-      "profiler output (its profiler/ folder, or a timeline JSON). Prints what "
+      "export_chrome_trace JSON (Kineto's or the legacy profiler's, plain or .gz), an Nsight "
+      "Systems SQLite export (nsys export --type sqlite), or MindSpore's profiler output (its "
+      "profiler/ folder, or a timeline JSON). Prints what "
       "was imported, what was not (by kind, never dropped silently) and what the source cannot "
       "give. Every command that reads traces also takes such files directly. Exit code 0 on "
       "success, 2 when the file is not a trace Parity reads");
   command
       ->add_option("input", options->input,
-                   "The trace to import (.json or .json.gz, or a MindSpore profiler folder)")
+                   "The trace to import (.json, .json.gz, nsys .sqlite, or a MindSpore profiler "
+                   "folder)")
       ->required();
   command->add_option("-o,--output", options->output,
                       "The trace database to write (default: the input's name with .db)");

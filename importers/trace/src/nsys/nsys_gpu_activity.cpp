@@ -27,8 +27,8 @@ std::optional<GpuActivityRow> common_row(NsysSource& source, NsysProcesses& proc
                                          const CommonColumns& columns, const NsysRow& row,
                                          const std::string& table) {
   const std::int64_t start = row.integer_or(columns.start, 0);
-  const auto end = row.integer(columns.end);
-  if (!end || *end < start) {
+  const auto duration = nsys_duration(start, row.integer(columns.end));
+  if (!duration) {
     source.skip("rows of " + table + " without an end, or ending before they start");
     return std::nullopt;
   }
@@ -40,14 +40,16 @@ std::optional<GpuActivityRow> common_row(NsysSource& source, NsysProcesses& proc
                                      : processes.lane(process, "GPU " + std::to_string(device),
                                                       profiler::TrackKind::kGpuDevice);
   out.start_ns = start;
-  out.dur_ns = *end - start;
+  out.dur_ns = *duration;
   out.correlation_id = processes.correlation(row.integer(columns.correlation), process);
   return out;
 }
 
-std::uint32_t dimension(const NsysRow& row, int column) {
+// A launch's grid or block extent, registers or bytes, held to what a GPU can
+// have (2^30), so that sums of them stay in 32 bits.
+std::uint32_t launch_value(const NsysRow& row, int column, std::int64_t fallback) {
   return static_cast<std::uint32_t>(
-      std::clamp<std::int64_t>(row.integer_or(column, 1), 0, 1 << 30));
+      std::clamp<std::int64_t>(row.integer_or(column, fallback), 0, std::int64_t(1) << 30));
 }
 
 void read_kernels(NsysSource& source, NsysProcesses& processes) {
@@ -71,12 +73,12 @@ void read_kernels(NsysSource& source, NsysProcesses& processes) {
     if (grid[0] >= 0 && block[0] >= 0) {
       profiler::LaunchConfig launch;
       for (int axis = 0; axis < 3; ++axis) {
-        launch.grid[axis] = dimension(row, grid[axis]);
-        launch.block[axis] = dimension(row, block[axis]);
+        launch.grid[axis] = launch_value(row, grid[axis], 1);
+        launch.block[axis] = launch_value(row, block[axis], 1);
       }
-      launch.shared_bytes = static_cast<std::uint32_t>(row.integer_or(static_shared, 0) +
-                                                       row.integer_or(dynamic_shared, 0));
-      launch.registers = static_cast<std::uint32_t>(row.integer_or(registers, 0));
+      launch.shared_bytes =
+          launch_value(row, static_shared, 0) + launch_value(row, dynamic_shared, 0);
+      launch.registers = launch_value(row, registers, 0);
       out->launch = launch;
     }
     source.assembly().add_gpu_activity(*out);

@@ -51,14 +51,13 @@ void read_nsys_cuda_api(NsysSource& source, NsysProcesses& processes) {
     const auto kind = api_kind(kind_of_row, text);
     if (!kind) return source.skip("CUDA API rows of " + class_name(labels, *kind_of_row));
     const auto begin = row.integer_or(start, 0);
-    const auto finish = row.integer(end);
-    if (!finish || *finish < begin)
-      return source.skip("CUDA API calls without an end, or ending before they start");
+    const auto duration = nsys_duration(begin, row.integer(end));
+    if (!duration) return source.skip("CUDA API calls without an end, or ending before they start");
     const std::int64_t global_tid = row.integer_or(thread, 0);
     profiler::ApiCallRow call;
     call.track = processes.thread(global_tid);
     call.start_ns = begin;
-    call.dur_ns = *finish - begin;
+    call.dur_ns = *duration;
     call.kind = *kind;
     call.name = source.assembly().name(without_api_version(text));
     call.correlation_id = processes.correlation(row.integer(correlation), global_tid);
@@ -76,10 +75,10 @@ void read_nsys_os_runtime(NsysSource& source, NsysProcesses& processes) {
   const int thread = table->column({"globalTid"});
   table->for_each("start", [&](const NsysRow& row) {
     const auto begin = row.integer_or(start, 0);
-    const auto finish = row.integer(end);
-    if (!finish || *finish < begin)
+    const auto duration = nsys_duration(begin, row.integer(end));
+    if (!duration)
       return source.skip("OS runtime calls without an end, or ending before they start");
-    source.assembly().add_range(processes.thread(row.integer_or(thread, 0)), begin, *finish - begin,
+    source.assembly().add_range(processes.thread(row.integer_or(thread, 0)), begin, *duration,
                                 source.name(row.integer(name)), Category::kApi);
     source.count("OS runtime calls (OSRT_API, as api ranges)");
   });

@@ -21,10 +21,10 @@ struct NvtxColumns {
         thread(table.column({"globalTid"})) {}
 };
 
-void add_range(NsysSource& source, TrackId track, std::int64_t start, std::int64_t end,
+void add_range(NsysSource& source, TrackId track, std::int64_t start, std::int64_t duration,
                const std::string& name) {
   const auto step = nvtx_step_number(name);
-  source.assembly().add_range(track, start, end - start, source.assembly().name(name),
+  source.assembly().add_range(track, start, duration, source.assembly().name(name),
                               step ? Category::kStep : Category::kUser, step);
   source.count(step ? "steps (NVTX ranges named like steps)" : "NVTX ranges (user ranges)");
 }
@@ -40,6 +40,7 @@ void read_event(NsysSource& source, NsysProcesses& processes, const NvtxColumns&
       row.text(columns.text).value_or(source.text(row.integer(columns.text_id)));
   switch (type) {
     case kMark:
+      if (!nsys_time_in_range(start)) return source.skip("NVTX marks at impossible times");
       source.assembly().add_instant(processes.thread(thread), start, source.assembly().name(name),
                                     Category::kUser);
       return source.count("NVTX marks (instants)");
@@ -47,12 +48,13 @@ void read_event(NsysSource& source, NsysProcesses& processes, const NvtxColumns&
     case kNvtxtPushPop:
     case kStartEnd:
     case kNvtxtStartEnd: {
-      if (!end || *end < start) return source.skip("NVTX ranges never ended");
+      const auto duration = nsys_duration(start, end);
+      if (!duration) return source.skip("NVTX ranges never ended");
       const bool nested = type == kPushPop || type == kNvtxtPushPop;
       const TrackId track = nested ? processes.thread(thread)
                                    : processes.lane(thread, "NVTX start/end ranges",
                                                     profiler::TrackKind::kHostThread);
-      return add_range(source, track, start, *end, name);
+      return add_range(source, track, start, *duration, name);
     }
     case kCategory:
     case kThread:

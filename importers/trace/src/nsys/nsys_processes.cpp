@@ -55,7 +55,9 @@ std::optional<std::int64_t> NsysProcesses::rank(std::int64_t process) const {
 std::optional<std::int64_t> NsysProcesses::correlation(std::optional<std::int64_t> id,
                                                        std::int64_t process) const {
   if (!id) return std::nullopt;
-  return *id + (rank(process).value_or(0) << 32);
+  // Unsigned, so that ids no real export has wrap rather than overflow.
+  const auto rank_part = static_cast<std::uint64_t>(rank(process).value_or(0)) << 32;
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(*id) + rank_part);
 }
 
 std::string NsysProcesses::label(std::int64_t process) const {

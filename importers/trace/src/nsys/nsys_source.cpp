@@ -4,6 +4,17 @@
 
 namespace parity::importers::trace {
 
+bool nsys_time_in_range(std::int64_t time) {
+  constexpr std::int64_t kLimit = std::int64_t(1) << 61;
+  return time > -kLimit && time < kLimit;
+}
+
+std::optional<std::int64_t> nsys_duration(std::int64_t start, std::optional<std::int64_t> end) {
+  if (!end || *end < start || !nsys_time_in_range(start) || !nsys_time_in_range(*end))
+    return std::nullopt;
+  return *end - start;
+}
+
 NsysSource::NsysSource(const std::filesystem::path& path, TraceAssembly& assembly,
                        ImportSummary& summary)
     : db_(path, profiler::sql::Database::Mode::kReadOnly), assembly_(assembly), summary_(summary) {

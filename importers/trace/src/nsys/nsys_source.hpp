@@ -18,6 +18,13 @@
 
 namespace parity::importers::trace {
 
+// The length of a row that runs from `start` to `end`; nullopt where it has
+// no end, ends before it starts, or either time lies beyond 2^61 ns (73
+// years) from the session's start, which no real session does: refusing
+// those keeps every later sum and difference of times within 64 bits.
+std::optional<std::int64_t> nsys_duration(std::int64_t start, std::optional<std::int64_t> end);
+bool nsys_time_in_range(std::int64_t time);
+
 class NsysSource {
  public:
   // Opens the export read-only and loads StringIds; parity::Error for a file
