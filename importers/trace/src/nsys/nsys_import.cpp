@@ -55,16 +55,12 @@ void add_notes(NsysSource& source, const NsysProcesses& processes) {
         processes.rank_list() + "); every analysis sees them as one trace");
 }
 
-bool has_table(Database& db, std::string_view name) {
-  return profiler::sql::table_exists(db, name);
-}
-
 }  // namespace
 
 bool is_nsys_export(const std::filesystem::path& path) {
   try {
     Database db(path, Database::Mode::kReadOnly);
-    return has_table(db, "StringIds") && !has_table(db, "meta");
+    return profiler::sql::table_exists(db, "StringIds") && !profiler::sql::table_exists(db, "meta");
   } catch (const Error&) {
     return false;  // unreadable: the trace reader says why
   }
@@ -72,8 +68,8 @@ bool is_nsys_export(const std::filesystem::path& path) {
 
 void refuse_sqlite_import(const std::filesystem::path& path) {
   Database db(path, Database::Mode::kReadOnly);
-  const auto tables = table_names(db);  // throws, naming the file, for one SQLite cannot read
-  if (has_table(db, "meta"))
+  table_names(db);  // throws, naming the file, for one that SQLite cannot read
+  if (profiler::sql::table_exists(db, "meta"))
     throw Error("the file is already a Parity trace", path.string(), "read it as it is");
   throw Error(
       "an SQLite database that is neither a Parity trace nor an Nsight Systems export "
@@ -110,9 +106,10 @@ void read_nsys_sqlite(const std::filesystem::path& in, const ImportOptions& opti
     assembly.set_meta("world_size", std::to_string(processes.rank_count()));
     assembly.set_meta("import.nsys.ranks", processes.rank_list());
   }
-  if (session_start && assembly.earliest_ns())
-    assembly.set_meta("clock_origin_unix_ns",
-                      std::to_string(*session_start + *assembly.earliest_ns()));
+  std::int64_t origin = 0;  // the UTC time of the trace's time 0, the earliest event
+  if (session_start && assembly.earliest_ns() &&
+      !__builtin_add_overflow(*session_start, *assembly.earliest_ns(), &origin))
+    assembly.set_meta("clock_origin_unix_ns", std::to_string(origin));
   progress(5);
 }
 

@@ -60,26 +60,28 @@ std::optional<std::int64_t> NsysProcesses::correlation(std::optional<std::int64_
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(*id) + rank_part);
 }
 
-std::string NsysProcesses::label(std::int64_t process) const {
-  process = nsys_process(process);
+std::string NsysProcesses::process_name(std::int64_t process) const {
   std::string name = "process";
   if (const auto it = process_names_.find(process); it != process_names_.end())
     name = it->second;
   else if (const auto main = thread_names_.find(process | nsys_pid(process));
            main != thread_names_.end())
     name = main->second;  // the main thread's id is the process's
-  name += " [" + std::to_string(nsys_pid(process)) + "]";
+  return name + " [" + std::to_string(nsys_pid(process)) + "]";
+}
+
+std::string NsysProcesses::label(std::int64_t process) const {
+  process = nsys_process(process);
   const auto number = rank(process);
-  return number && ranks_.size() > 1 ? "rank " + std::to_string(*number) + " " + name : name;
+  return (number && ranks_.size() > 1 ? "rank " + std::to_string(*number) + " " : "") +
+         process_name(process);
 }
 
 std::string NsysProcesses::rank_list() const {
   std::string out;
-  for (const auto& [process, number] : ranks_) {
-    std::string name = label(process);
-    if (ranks_.size() > 1) name = name.substr(name.find(' ', 5) + 1);  // without "rank N "
-    out += (out.empty() ? "" : "; ") + ("rank " + std::to_string(number) + ": ") + name;
-  }
+  for (const auto& [process, number] : ranks_)
+    out +=
+        (out.empty() ? "rank " : "; rank ") + std::to_string(number) + ": " + process_name(process);
   return out;
 }
 

@@ -39,6 +39,7 @@ class NsysProcesses {
 
  private:
   void read_names();
+  std::string process_name(std::int64_t process) const;  // "python3 [1234]"
 
   NsysSource& source_;
   std::map<std::int64_t, std::int64_t> ranks_;  // process -> rank
