@@ -4,11 +4,12 @@
 // and an old layout; the generator also writes what it put in them
 // (OUT.expected.json), which every check below holds the trace against.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -324,6 +325,10 @@ TEST_CASE("nsys exports are read by report and info through the cache beside the
   const auto written = fs::last_write_time(cache);
   REQUIRE(run_process({PARITY_CLI, "info", made.sqlite.string()}).exit_code == 0);
   CHECK(fs::last_write_time(cache) == written);
+  // ... and made again once the export changes.
+  fs::last_write_time(made.sqlite, fs::last_write_time(made.sqlite) + std::chrono::hours(1));
+  REQUIRE(run_process({PARITY_CLI, "info", made.sqlite.string()}).exit_code == 0);
+  CHECK(fs::last_write_time(cache) != written);
 
   Export other;
   make_export(other, {"--variant", "old"});
