@@ -52,51 +52,65 @@ std::uint32_t launch_value(const NsysRow& row, int column, std::int64_t fallback
       std::clamp<std::int64_t>(row.integer_or(column, fallback), 0, std::int64_t(1) << 30));
 }
 
+struct KernelColumns : CommonColumns {
+  int full_name, short_name, grid[3], block[3], static_shared, dynamic_shared, registers;
+  explicit KernelColumns(NsysTable& table)
+      : CommonColumns(table),
+        full_name(table.required({"demangledName", "shortName", "name"})),
+        short_name(table.column({"shortName"})),
+        grid{table.column({"gridX"}), table.column({"gridY"}), table.column({"gridZ"})},
+        block{table.column({"blockX"}), table.column({"blockY"}), table.column({"blockZ"})},
+        static_shared(table.column({"staticSharedMemory"})),
+        dynamic_shared(table.column({"dynamicSharedMemory"})),
+        registers(table.column({"registersPerThread"})) {}
+};
+
+std::optional<profiler::LaunchConfig> launch_of(const KernelColumns& columns, const NsysRow& row) {
+  if (columns.grid[0] < 0 || columns.block[0] < 0) return std::nullopt;
+  profiler::LaunchConfig launch;
+  for (int axis = 0; axis < 3; ++axis) {
+    launch.grid[axis] = launch_value(row, columns.grid[axis], 1);
+    launch.block[axis] = launch_value(row, columns.block[axis], 1);
+  }
+  launch.shared_bytes =
+      launch_value(row, columns.static_shared, 0) + launch_value(row, columns.dynamic_shared, 0);
+  launch.registers = launch_value(row, columns.registers, 0);
+  return launch;
+}
+
+// An NCCL kernel is also a collective of its process's rank, on a lane per GPU.
+void add_if_collective(NsysSource& source, NsysProcesses& processes, const KernelColumns& columns,
+                       const NsysRow& row, const GpuActivityRow& kernel) {
+  const int name = columns.short_name >= 0 ? columns.short_name : columns.full_name;
+  const auto op = nccl_kernel_op(source.text(row.integer(name)));
+  if (!op) return;
+  const std::int64_t process = row.integer_or(columns.process, 0);
+  const std::string gpu = std::to_string(row.integer_or(columns.device, 0));
+  profiler::CollectiveRow collective;
+  collective.track = processes.lane(process, "collectives NCCL (GPU " + gpu + ")",
+                                    profiler::TrackKind::kCollective);
+  collective.start_ns = kernel.start_ns;
+  collective.dur_ns = kernel.dur_ns;
+  collective.op = *op;
+  collective.rank = processes.rank(process).value_or(0);
+  source.assembly().add_collective(collective);
+  source.count("collectives (NCCL kernels)");
+}
+
 void read_kernels(NsysSource& source, NsysProcesses& processes) {
   const std::string name = "CUPTI_ACTIVITY_KIND_KERNEL";
   auto table = source.table(name);
   if (!table) return;
-  const CommonColumns columns(*table);
-  const int full_name = table->required({"demangledName", "shortName", "name"});
-  const int short_name = table->column({"shortName"});
-  const int grid[] = {table->column({"gridX"}), table->column({"gridY"}), table->column({"gridZ"})};
-  const int block[] = {table->column({"blockX"}), table->column({"blockY"}),
-                       table->column({"blockZ"})};
-  const int static_shared = table->column({"staticSharedMemory"});
-  const int dynamic_shared = table->column({"dynamicSharedMemory"});
-  const int registers = table->column({"registersPerThread"});
+  const KernelColumns columns(*table);
   table->for_each("start", [&](const NsysRow& row) {
-    auto out = common_row(source, processes, columns, row, name);
-    if (!out) return;
-    out->kind = GpuActivityKind::kKernel;
-    out->name = source.name(row.integer(full_name));
-    if (grid[0] >= 0 && block[0] >= 0) {
-      profiler::LaunchConfig launch;
-      for (int axis = 0; axis < 3; ++axis) {
-        launch.grid[axis] = launch_value(row, grid[axis], 1);
-        launch.block[axis] = launch_value(row, block[axis], 1);
-      }
-      launch.shared_bytes =
-          launch_value(row, static_shared, 0) + launch_value(row, dynamic_shared, 0);
-      launch.registers = launch_value(row, registers, 0);
-      out->launch = launch;
-    }
-    source.assembly().add_gpu_activity(*out);
+    auto kernel = common_row(source, processes, columns, row, name);
+    if (!kernel) return;
+    kernel->kind = GpuActivityKind::kKernel;
+    kernel->name = source.name(row.integer(columns.full_name));
+    kernel->launch = launch_of(columns, row);
+    source.assembly().add_gpu_activity(*kernel);
     source.count("kernels");
-    const auto op =
-        nccl_kernel_op(source.text(row.integer(short_name >= 0 ? short_name : full_name)));
-    if (!op) return;
-    const std::int64_t process = row.integer_or(columns.process, 0);
-    profiler::CollectiveRow collective;
-    collective.track = processes.lane(
-        process, "collectives NCCL (GPU " + std::to_string(row.integer_or(columns.device, 0)) + ")",
-        profiler::TrackKind::kCollective);
-    collective.start_ns = out->start_ns;
-    collective.dur_ns = out->dur_ns;
-    collective.op = *op;
-    collective.rank = processes.rank(process).value_or(0);
-    source.assembly().add_collective(collective);
-    source.count("collectives (NCCL kernels)");
+    add_if_collective(source, processes, columns, row, *kernel);
   });
 }
 
