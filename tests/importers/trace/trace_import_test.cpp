@@ -460,3 +460,12 @@ TEST_CASE("parity import adds no phases to a trace without backward", "[e2e]") {
   CHECK_THAT(imported.result.out, !Catch::Contains("forward and backward phases (derived)"));
   CHECK_THAT(imported.result.out, Catch::Contains("shows no autograd work inside a step"));
 }
+
+TEST_CASE("parity tune-allreduce on a PyTorch trace names what the source does not give", "[e2e]") {
+  TempDir dir;
+  write_file(dir / "trace.json", kTrainingSteps);
+  const ProcessResult tuned = parity_cli({"tune-allreduce", (dir / "trace.json").string()});
+  CHECK(tuned.exit_code == 2);
+  CHECK_THAT(tuned.err, Catch::Contains("no parameters"));
+  CHECK_THAT(tuned.err, Catch::Contains("a PyTorch profiler (Kineto) trace does not give"));
+}

@@ -137,13 +137,20 @@ RankTrace load_rank_trace(const std::filesystem::path& path) {
                   "the trace is damaged; record the run again");
     trace.param_names.push_back(row.name);
   }
+  // An imported trace (a PyTorch profile, an nsys export) lacks what the
+  // profilers never record; say which source it was, not how to record ours.
+  const std::optional<std::string> source = reader.meta_value("import.source_kind");
+  const std::string hint =
+      source ? "the tuner needs each parameter's size and the time its gradient is ready, which "
+               "a " + *source + " trace does not give; record the run with parity-train " +
+                   "(`parity import` says what a source gives)"
+             : std::string(kRecordHint);
   if (trace.param_names.empty())
-    throw Error("the trace lists no parameters (table parameter is empty)", trace.path,
-                kRecordHint);
+    throw Error("the trace lists no parameters (table parameter is empty)", trace.path, hint);
   load_ready(reader, trace);
   if (trace.ready.empty())
     throw Error("the trace has no gradient-ready times (table grad_ready is empty)", trace.path,
-                kRecordHint);
+                hint);
   load_allreduces(reader, trace);
   if (trace.allreduces.empty())
     throw Error("the trace has no AllReduce of a gradient bucket (table collective)", trace.path,
