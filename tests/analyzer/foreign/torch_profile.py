@@ -13,10 +13,12 @@ and writes what the tests compare Parity against:
                       CPU time in microseconds, and the part of them outside
                       every ProfilerStep range
 
---model mlp|attention picks the model (neither is a ResNet); --slow NAME
-plants a slowdown: the model runs the named part three times per step
-(NAME: proj, the attention's input projection, or fc, the MLP's first
-layer); --rank R --world-size N fills distributedInfo. --ranks N trains
+--model mlp|attention|resnet18|resnet50 picks the model (torchvision's
+ResNets with weights=None, on --batch images of --image-size pixels, 10
+classes; cross-entropy and SGD with momentum); --slow NAME plants a
+slowdown: the model runs the named part three times per step (NAME: proj,
+the attention's input projection, fc, the MLP's first layer, or conv, every
+convolution of a ResNet's forward); --rank R --world-size N fills distributedInfo. --ranks N trains
 data-parallel instead: N processes, DistributedDataParallel over gloo on
 this host, each writing OUT.rank<R>.json (and its Kineto layout, where
 "gloo:all_reduce" carries the bucket's shape and type, as Kineto writes it).
@@ -62,25 +64,45 @@ class Mlp(nn.Module):
         return self.head(self.act(hidden))
 
 
-def profile_steps(args):
-    torch.manual_seed(0)
-    torch.set_num_threads(1)
+def resnet(args):
+    """torchvision's ResNet; with --slow conv each convolution runs three times."""
+    import torchvision
+    model = getattr(torchvision.models, args.model)(weights=None, num_classes=10)
+    if args.slow == "conv":
+        for conv in (m for m in model.modules() if isinstance(m, nn.Conv2d)):
+            conv.forward = lambda x, conv=conv: [conv._conv_forward(x, conv.weight, conv.bias)
+                                                 for _ in range(3)][-1]
+    return model
+
+
+def model_and_data(args):
+    """The model, the head after it, and one batch (inputs, labels)."""
+    if args.model.startswith("resnet"):
+        x = torch.randn(args.batch, 3, args.image_size, args.image_size)
+        return resnet(args), nn.Identity(), x, torch.randint(0, 10, (args.batch,))
     width = 64
     model = (Attention if args.model == "attention" else Mlp)(width, args.slow)
     head = nn.Linear(width, 10) if args.model == "attention" else nn.Identity()
+    return model, head, torch.randn(args.batch, 12, width), torch.randint(0, 10, (args.batch,))
+
+
+def profile_steps(args):
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    model, head, x, y = model_and_data(args)
     if args.ranks:
         model = nn.parallel.DistributedDataParallel(nn.Sequential(model, head),
                                                     bucket_cap_mb=0.05)
         head = nn.Identity()
     params = list(model.parameters()) + list(head.parameters())
-    optimizer = torch.optim.SGD(params, lr=0.01)
-    x = torch.randn(16, 12, width)
-    y = torch.randint(0, 10, (16,))
+    momentum = 0.9 if args.model.startswith("resnet") else 0
+    optimizer = torch.optim.SGD(params, lr=0.01, momentum=momentum)
     # The same batch again each step, through a DataLoader, whose batches the
     # profiler marks (enumerate(DataLoader)#...).
     repeats = args.steps + 2
     loader = torch.utils.data.DataLoader(
-        torch.utils.data.TensorDataset(x.repeat(repeats, 1, 1), y.repeat(repeats)), batch_size=16)
+        torch.utils.data.TensorDataset(x.repeat(repeats, *[1] * (x.dim() - 1)), y.repeat(repeats)),
+        batch_size=args.batch)
     traces = []
     with profile(activities=[ProfilerActivity.CPU],
                  schedule=schedule(wait=1, warmup=1, active=args.steps),
@@ -176,9 +198,12 @@ def rank_main(rank, args):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
-    parser.add_argument("--model", choices=["mlp", "attention"], default="attention")
+    parser.add_argument("--model", choices=["mlp", "attention", "resnet18", "resnet50"],
+                        default="attention")
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--image-size", type=int, default=64, help="ResNets' input side")
     parser.add_argument("--steps", type=int, default=4)
-    parser.add_argument("--slow", choices=["proj", "fc"])
+    parser.add_argument("--slow", choices=["proj", "fc", "conv"])
     parser.add_argument("--kineto", action="store_true")
     parser.add_argument("--gzip", action="store_true", help="write the Kineto layout gzipped")
     parser.add_argument("--rank", type=int)

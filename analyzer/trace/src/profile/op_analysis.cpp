@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "parity/analyzer/profile/range_nesting.hpp"
+
 namespace parity::analyzer {
 namespace {
 
@@ -24,29 +26,12 @@ void sort_by_total(std::vector<Stat>& stats) {
 // For each layer or op range, the time of the ranges of its own category
 // nested in it with none of that category between (layers in a block, the
 // aten::addmm inside aten::linear): what its self time leaves out, as the
-// PyTorch profiler's self time does. Ranges arrive by track and start,
-// parents first, so a range's open ancestors are the first `depth` entries
-// of the stack.
+// PyTorch profiler's self time does.
 std::vector<std::int64_t> nested_same_category_ns(const TraceData& trace) {
-  std::vector<std::int64_t> nested(trace.ranges.size(), 0);
-  std::vector<std::size_t> open;
-  profiler::TrackId track = 0;
-  for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
-    const TraceRange& range = trace.ranges[i];
-    if (i == 0 || range.track != track) {
-      open.clear();
-      track = range.track;
-    }
-    if (open.size() > range.depth) open.resize(range.depth);
-    if (range.category == profiler::Category::kLayer || range.category == profiler::Category::kOp)
-      for (auto it = open.rbegin(); it != open.rend(); ++it)
-        if (trace.ranges[*it].category == range.category) {
-          nested[*it] += range.dur_ns();
-          break;
-        }
-    open.push_back(i);
-  }
-  return nested;
+  return nested_ns(trace, [](const TraceRange& parent, const TraceRange& child) {
+    return parent.category == child.category && (child.category == profiler::Category::kLayer ||
+                                                 child.category == profiler::Category::kOp);
+  });
 }
 
 }  // namespace

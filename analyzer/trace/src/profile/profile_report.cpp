@@ -26,7 +26,8 @@ const RankProfile& ProfileReport::focus_rank() const {
 
 std::vector<RankProfile> analyze_traces(const std::vector<std::filesystem::path>& traces,
                                         const Thresholds& thresholds,
-                                        const std::function<void(double)>& progress) {
+                                        const std::function<void(double)>& progress,
+                                        const TraceVisitor& also) {
   std::vector<RankProfile> profiles(traces.size());
   ParallelOptions options;
   // Loading already reads two tables at a time; two traces at once fill the rest.
@@ -35,7 +36,9 @@ std::vector<RankProfile> analyze_traces(const std::vector<std::filesystem::path>
     if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
   };
   parallel_for(traces.size(), options, [&](std::size_t i) {
-    profiles[i] = analyze_trace(load_trace(traces[i]), thresholds);
+    const TraceData trace = load_trace(traces[i]);
+    profiles[i] = analyze_trace(trace, thresholds);
+    if (also) also(i, trace, profiles[i]);
   });
   std::sort(profiles.begin(), profiles.end(),
             [](const RankProfile& a, const RankProfile& b) { return a.rank < b.rank; });

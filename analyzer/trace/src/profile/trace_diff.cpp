@@ -102,6 +102,7 @@ Document diff_document(const TraceDiff& diff, std::size_t limit) {
         {part.part, format_duration(part.a_mean_ns), format_duration(part.b_mean_ns),
          signed_duration(part.b_mean_ns - part.a_mean_ns), change(part.a_mean_ns, part.b_mean_ns)});
   doc.table(std::move(parts));
+  add_category_sections(doc, diff.categories);
   if (!diff.ops.empty()) {
     doc.heading("Operators (largest differences first)", 2, "ops");
     doc.table(rows_table(diff.ops, limit, "op"));
@@ -165,6 +166,21 @@ TraceDiff diff_traces(const RankProfile& a, const RankProfile& b, double max_reg
   return diff;
 }
 
+TraceDiff diff_trace_files(const TraceDiffInputs& inputs) {
+  std::vector<CategoryProfile> categories(2);
+  const auto profiles =
+      analyze_traces({inputs.a, inputs.b}, inputs.thresholds, inputs.progress,
+                     [&](std::size_t i, const TraceData& trace, const RankProfile& profile) {
+                       categories[i] = analyze_categories(trace, profile.steps, inputs.categories);
+                     });
+  // analyze_traces orders by rank; keep A and B as given.
+  const bool swapped = profiles[0].path != inputs.a;
+  TraceDiff diff =
+      diff_traces(profiles[swapped ? 1 : 0], profiles[swapped ? 0 : 1], inputs.max_regression_pct);
+  diff.categories = diff_categories(categories[0], categories[1]);
+  return diff;
+}
+
 nlohmann::json to_json(const TraceDiff& diff) {
   nlohmann::json parts = nlohmann::json::array();
   for (const PartDiff& part : diff.parts)
@@ -174,6 +190,7 @@ nlohmann::json to_json(const TraceDiff& diff) {
           {"a", {{"path", diff.a_path}, {"steps", diff.a_steps}}},
           {"b", {{"path", diff.b_path}, {"steps", diff.b_steps}}},
           {"parts", parts},
+          {"categories", to_json(diff.categories)},
           {"ops", rows_json(diff.ops)},
           {"kernels", rows_json(diff.kernels)},
           {"regression", to_json(diff.regression)}};

@@ -48,10 +48,15 @@ struct ReportInputs {
 // Loads and analyzes every trace; throws parity::Error naming the file for
 // one that cannot be read or holds no steps.
 ProfileReport build_profile_report(const ReportInputs& inputs);
+// Called with each trace's index in the input, its data and its profile,
+// while the data is loaded: for analyses beyond the profile's.
+using TraceVisitor =
+    std::function<void(std::size_t input, const TraceData& trace, const RankProfile& profile)>;
 // The analysis of one run's traces (several in parallel), by rank.
 std::vector<RankProfile> analyze_traces(const std::vector<std::filesystem::path>& traces,
                                         const Thresholds& thresholds,
-                                        const std::function<void(double)>& progress = {});
+                                        const std::function<void(double)>& progress = {},
+                                        const TraceVisitor& also = {});
 
 nlohmann::json to_json(const ProfileReport& report);
 // The HTML page's charts and styled findings; the JUnit test cases.

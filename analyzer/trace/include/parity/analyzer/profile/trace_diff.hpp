@@ -1,12 +1,15 @@
 // Trace diff: two runs side by side (`parity diff-trace A.db B.db`): the step
-// breakdown, and every op and kernel with its calls and time per step in each
-// run. Per step, because two runs rarely record the same number of steps.
+// breakdown, the step time by op category (which pairs runs of different
+// frameworks, category_diff.hpp), and every op and kernel with its calls and
+// time per step in each run. Per step, because two runs rarely record the
+// same number of steps.
 // B is the run under test; its regression checks are those of a baseline
 // comparison with A as the baseline (baseline.hpp). Rendered in every format
 // of a profile report: text, Markdown and HTML from one Document, JSON, and
 // JUnit with one test case per regression check.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -14,6 +17,8 @@
 #include <vector>
 
 #include "parity/analyzer/profile/baseline.hpp"
+#include "parity/analyzer/profile/category_diff.hpp"
+#include "parity/analyzer/profile/op_category_map.hpp"
 #include "parity/analyzer/profile/rank_profile.hpp"
 #include "parity/analyzer/report/report.hpp"
 
@@ -40,9 +45,21 @@ struct TraceDiff {
   std::vector<PartDiff> parts;
   std::vector<DiffRow> ops, kernels;  // by |time per step difference|, largest first
   BaselineComparison regression;
+  CategoryDiff categories;  // empty unless made by diff_trace_files
 };
 
 TraceDiff diff_traces(const RankProfile& a, const RankProfile& b, double max_regression_pct);
+
+struct TraceDiffInputs {
+  std::string a, b;  // trace paths: A the reference, B the run under test
+  Thresholds thresholds;
+  double max_regression_pct = Thresholds{}.max_regression_pct;
+  OpCategoryMap categories = OpCategoryMap::builtin();
+  std::function<void(double)> progress;  // fraction of the loading done
+};
+// Loads and analyzes both traces (two at once) and diffs them, op
+// categories included. Throws parity::Error for a trace that cannot be read.
+TraceDiff diff_trace_files(const TraceDiffInputs& inputs);
 
 const std::vector<std::string>& trace_diff_formats();  // text, md, html, json, junit
 // Every rendering: the side-by-side Document (the op and kernel tables
