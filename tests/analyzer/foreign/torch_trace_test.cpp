@@ -18,39 +18,15 @@
 #include "parity/profiler/trace_reader.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
+#include "torch_runs.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using torch_runs::parity_json;
+using torch_runs::read_json;
+using torch_runs::torch_trace;
 
 namespace {
-
-// Profiles with torch_profile.py; returns the path of its export.
-fs::path torch_trace(const TempDir& dir, const std::string& name,
-                     const std::vector<std::string>& options = {}) {
-  const fs::path out = dir / name;
-  std::vector<std::string> argv{PARITY_PYTHON, PARITY_TORCH_PROFILE, out.string()};
-  argv.insert(argv.end(), options.begin(), options.end());
-  const ProcessResult made = run_process(argv);
-  INFO(made.err);
-  REQUIRE(made.exit_code == 0);
-  return out;
-}
-
-json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  REQUIRE(in);
-  return json::parse(in);
-}
-
-json parity_json(const std::vector<std::string>& args) {
-  std::vector<std::string> argv{PARITY_CLI};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.insert(argv.end(), {"--format", "json"});
-  const ProcessResult run = run_process(argv);
-  INFO(run.err);
-  REQUIRE(run.exit_code <= 1);
-  return json::parse(run.out);
-}
 
 // Per op name, the self time in microseconds and the calls of the report's
 // operators table (every step: --set warmup_steps=0, as torch counts them).

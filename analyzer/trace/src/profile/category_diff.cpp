@@ -35,10 +35,11 @@ std::vector<CategoryRow> diff_rows(const CategoryProfile& a,
   return rows;
 }
 
+// "fwd / bwd", "-" for a part of unknown phase or none.
 std::string phase_split(const CategorySide& side) {
   if (side.forward_per_step_ns <= 0 && side.backward_per_step_ns <= 0) return "-";
-  return format_duration(side.forward_per_step_ns) + " / " +
-         format_duration(side.backward_per_step_ns);
+  const auto part = [](double ns) { return ns > 0 ? format_duration(ns) : "-"; };
+  return part(side.forward_per_step_ns) + " / " + part(side.backward_per_step_ns);
 }
 
 Table category_table(const std::vector<CategoryRow>& rows) {
