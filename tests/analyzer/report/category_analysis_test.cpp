@@ -99,6 +99,8 @@ TEST_CASE("a user's map goes before the built-in one, or alone with builtin: fal
                          "    patterns: ['*flash*', 're:^sdpa_']\n"
                          "  - name: convolution\n"
                          "    patterns: ['my_conv_op']\n"
+                         "  - name: optimizer\n"
+                         "    patterns: ['my_step']\n"
                          "phases:\n"
                          "  backward: ['*_bw']\n";
   const OpCategoryMap map = OpCategoryMap::with_file(path);
@@ -110,6 +112,11 @@ TEST_CASE("a user's map goes before the built-in one, or alone with builtin: fal
   CHECK(category_name(map, "my_conv_op") == "convolution");
   CHECK(category_name(map, "aten::conv2d") == "convolution");  // the built-in's patterns stay
   CHECK(map.phase_of("my_conv_op_bw") == OpPhase::kBackward);
+  // Patterns added to a built-in category leave its claims_nested as it was.
+  const auto optimizer = map.category_of("my_step");
+  REQUIRE(optimizer);
+  CHECK(map.categories()[*optimizer].name == "optimizer");
+  CHECK(map.categories()[*optimizer].claims_nested);
   CHECK(map.categories().size() == OpCategoryMap::builtin().categories().size() + 1);
 
   std::ofstream(path) << "builtin: false\ncategories:\n  - {name: conv, patterns: ['*conv*']}\n";

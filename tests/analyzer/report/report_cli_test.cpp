@@ -258,6 +258,11 @@ TEST_CASE("bad inputs are refused with exit code 2 and a clear message", "[e2e]"
     check_refused(parity_cli({"diff-trace", ok, ok, "--format", "md,junit"}),
                   "several formats need an output directory");
     check_refused(parity_cli({"diff-trace", ok, ok, "--format", "pdf"}), "pdf");
+    std::ofstream(dir / "map.yaml") << "categories:\n  - name: conv\n    patterns: ['re:(']\n";
+    check_refused(parity_cli({"diff-trace", ok, ok, "--op-map", (dir / "map.yaml").string()}),
+                  "map.yaml:3");
+    check_refused(parity_cli({"diff-trace", ok, ok, "--op-map", (dir / "none.yaml").string()}),
+                  "none.yaml");
   }
 }
 

@@ -90,8 +90,10 @@ OpCategory category_of_node(const YAML::Node& node, const std::string& source) {
                 kMapHint);
   OpCategory category;
   category.name = node["name"].Scalar();
-  if (const YAML::Node claims = node["claims_nested"])
+  if (const YAML::Node claims = node["claims_nested"]) {
     category.claims_nested = flag_of(claims, source, "claims_nested");
+    category.claims_nested_given = true;
+  }
   category.patterns = patterns_of(node["patterns"], source, "patterns of '" + category.name + "'");
   return category;
 }
@@ -185,7 +187,7 @@ void OpCategoryMap::extend_with(const OpCategoryMap& user) {
       continue;
     }
     prepend(same->patterns, category.patterns);
-    same->claims_nested = category.claims_nested;
+    if (category.claims_nested_given) same->claims_nested = category.claims_nested;
   }
   prepend(categories_, added);
   prepend(backward_, user.backward_);

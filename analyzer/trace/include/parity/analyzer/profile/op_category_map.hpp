@@ -40,6 +40,7 @@ struct OpCategory {
   // the optimizer takes the aten ops inside Optimizer.step; otherwise a
   // nested range of another category keeps its own time.
   bool claims_nested = false;
+  bool claims_nested_given = false;  // the map said; extend_with keeps the old value otherwise
   std::vector<NamePattern> patterns;
 };
 
@@ -60,8 +61,9 @@ class OpCategoryMap {
   static OpCategoryMap with_file(const std::filesystem::path& path);
 
   // The user's categories are tried before these; one whose name is already
-  // here keeps its place in the order and its patterns are tried before the
-  // old ones. Phase patterns are added in front likewise.
+  // here keeps its place in the order, its patterns are tried before the old
+  // ones and its claims_nested, where given, replaces the old one. Phase
+  // patterns are added in front likewise.
   void extend_with(const OpCategoryMap& user);
 
   // The index of the first category that matches, or nullopt.
