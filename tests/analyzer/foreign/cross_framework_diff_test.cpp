@@ -120,18 +120,18 @@ TEST_CASE("diff-trace ranks convolution first when B's convolutions are slowed",
                                        "--image-size", "32",       "--steps", "2"};
   const fs::path a = torch_trace(dir, "a.json", model);
   std::vector<std::string> slowed = model;
-  slowed.insert(slowed.end(), {"--slow", "conv"});  // each forward convolution runs 3 times
+  slowed.insert(slowed.end(), {"--slow", "conv"});  // each convolution runs 3 times
   const fs::path b = torch_trace(dir, "b.json", slowed);
   const json categories = diff_trace(a, b).at("categories");
   INFO(categories.dump(1));
   const json& first = categories.at("host").at(0);
   REQUIRE(first.at("category") == "convolution");
   CHECK(first.at("delta_per_step_ns").get<double>() > 0);
-  // The forward convolutions take about 3 times as long; the backward ones do not change.
-  const auto forward = [&](const char* side) {
-    return first.at(side).at("forward_per_step_ns").get<double>();
+  // B's convolutions take longer forward and backward (measured on 2 cores:
+  // forward 2x, backward 3.8x); the limits leave room for a shared machine's noise.
+  const auto ratio = [&](const char* phase) {
+    return first.at("b").at(phase).get<double>() / first.at("a").at(phase).get<double>();
   };
-  CHECK(forward("b") > 2 * forward("a"));
-  CHECK(first.at("b").at("backward_per_step_ns").get<double>() <
-        1.5 * first.at("a").at("backward_per_step_ns").get<double>());
+  CHECK(ratio("forward_per_step_ns") > 1.3);
+  CHECK(ratio("backward_per_step_ns") > 2);
 }

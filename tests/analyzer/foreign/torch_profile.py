@@ -18,7 +18,7 @@ ResNets with weights=None, on --batch images of --image-size pixels, 10
 classes; cross-entropy and SGD with momentum); --slow NAME plants a
 slowdown: the model runs the named part three times per step (NAME: proj,
 the attention's input projection, fc, the MLP's first layer, or conv, every
-convolution of a ResNet's forward); --rank R --world-size N fills distributedInfo. --ranks N trains
+convolution of a ResNet, forward and backward); --rank R --world-size N fills distributedInfo. --ranks N trains
 data-parallel instead: N processes, DistributedDataParallel over gloo on
 this host, each writing OUT.rank<R>.json (and its Kineto layout, where
 "gloo:all_reduce" carries the bucket's shape and type, as Kineto writes it).
@@ -65,13 +65,15 @@ class Mlp(nn.Module):
 
 
 def resnet(args):
-    """torchvision's ResNet; with --slow conv each convolution runs three times."""
+    """torchvision's ResNet; with --slow conv each convolution runs three times,
+    forward and backward."""
     import torchvision
     model = getattr(torchvision.models, args.model)(weights=None, num_classes=10)
     if args.slow == "conv":
         for conv in (m for m in model.modules() if isinstance(m, nn.Conv2d)):
-            conv.forward = lambda x, conv=conv: [conv._conv_forward(x, conv.weight, conv.bias)
-                                                 for _ in range(3)][-1]
+            # The mean of three: backward convolves three times too.
+            conv.forward = lambda x, conv=conv: sum(
+                conv._conv_forward(x, conv.weight, conv.bias) for _ in range(3)) / 3
     return model
 
 
