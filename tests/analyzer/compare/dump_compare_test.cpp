@@ -140,14 +140,18 @@ TEST_CASE("compare: every report format leads with the first mismatch and lists 
   CHECK_THAT(line,
              Catch::StartsWith(
                  "first mismatch: forward: step 0 forward conv1 (output): allclose: 1 of 1024"));
-  CHECK_THAT(line, Catch::EndsWith("; backward: none"));
+  // B's missing gradient is the first divergence in backward order.
+  CHECK_THAT(line, Catch::EndsWith("; backward: structure: B has no record for step 0 backward "
+                                   "fc.bias grad (linear), between fc.weight and avgpool"));
 
   const nlohmann::json json = nlohmann::json::parse(report(c, "json"));
   CHECK(json.begin().key() == "first_mismatch");
   CHECK(json["first_mismatch"]["forward"]["a"]["name"] == "conv1");
   CHECK(json["first_mismatch"]["forward"]["failure"].get<std::string>().starts_with(
       "allclose: 1 of 1024"));
-  CHECK(json["first_mismatch"]["backward"].is_null());
+  CHECK(json["first_mismatch"]["forward"]["kind"] == "value");
+  CHECK(json["first_mismatch"]["backward"]["kind"] == "structure");
+  CHECK(json["first_mismatch"]["backward"]["a"]["name"] == "fc.bias");
   CHECK(json["summary"]["mismatch"] == 1);
   CHECK(json["summary"]["only_in_a"] == 1);
   CHECK(json["summary"]["passed"] == false);

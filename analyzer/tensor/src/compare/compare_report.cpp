@@ -21,6 +21,14 @@ std::string mismatch_entry(const DumpComparison& c, const std::optional<std::siz
   return k ? c.describe(c.diffs[*k]) + ": " + c.diffs[*k].failure : "none";
 }
 
+// The first divergence of an order: its first structural divergence or its
+// first mismatching pair, whichever A's execution reaches first.
+std::string divergence_entry(const DumpComparison& c, const std::optional<std::size_t>& mismatch,
+                             const std::optional<std::size_t>& structural) {
+  return c.structure_first(mismatch, structural) ? "structure: " + c.structure[*structural].message
+                                                 : mismatch_entry(c, mismatch);
+}
+
 const DumpRecord& shown_record(const DumpComparison& c, const RecordDiff& d) {
   return d.a ? c.records_a[*d.a] : c.records_b[*d.b];
 }
@@ -95,6 +103,16 @@ Table pairs_table(const DumpComparison& c, bool all) {
   return table;
 }
 
+// Every structural divergence, for the Document.
+Table structure_table(const DumpComparison& c) {
+  Table table{{"index", "kind", "divergence"}, {}, {true, false, false}};
+  for (const StructuralDivergence& d : c.structure)
+    table.rows.push_back({d.a ? std::to_string(c.records_a[*d.a].index)
+                              : "B " + std::to_string(c.records_b[*d.b].index),
+                          std::string(kind_name(d.kind)), d.message});
+  return table;
+}
+
 // The records with no counterpart, for the Document; `more` counts those left out.
 Table unpaired_table(const DumpComparison& c, bool all, std::size_t& more) {
   Table table{
@@ -126,7 +144,10 @@ Document compare_document(const DumpComparison& c, bool all) {
       {"pairing", c.pairing},
       {"summary", summary_text(c)}};
   if (c.has_phases())
-    fields.push_back({"first mismatch in update", mismatch_entry(c, c.first_update)});
+    fields.push_back({"structure", std::to_string(c.structure.size()) + " structural divergences"});
+  if (c.has_phases())
+    fields.push_back({"first mismatch in update",
+                      divergence_entry(c, c.first_update, c.first_structural_update)});
   fields.push_back({"read", format_throughput(c.bytes_read, c.seconds)});
   doc.fields(std::move(fields));
   if (c.statistics_only() > 0)
@@ -137,6 +158,10 @@ Document compare_document(const DumpComparison& c, bool all) {
   if (unpaired > 0)
     doc.paragraph("warning: " + std::to_string(unpaired) +
                   " records have no counterpart (listed below; warnings, not failures)");
+  if (!c.structure.empty()) {
+    doc.heading("Structural divergences, in A's execution order", 2, "structure");
+    doc.table(structure_table(c));
+  }
   Table pairs = pairs_table(c, all);
   if (!pairs.rows.empty()) {
     doc.heading(std::string(all ? "Pairs" : "Mismatching pairs") + ", in A's execution order", 2,
@@ -190,10 +215,34 @@ ordered_json stats_json(const importers::TensorStats& s) {
           {"inf", s.inf}};
 }
 
-ordered_json first_json(const DumpComparison& c, const std::optional<std::size_t>& k) {
+ordered_json structural_json(const DumpComparison& c, const StructuralDivergence& d) {
+  const auto optional_name = [](const std::optional<std::string>& name) {
+    return name ? ordered_json(*name) : ordered_json();
+  };
+  return {{"kind", kind_name(d.kind)},
+          {"message", d.message},
+          {"a", optional_record(c.records_a, d.a)},
+          {"b", optional_record(c.records_b, d.b)},
+          {"after", optional_name(d.after)},
+          {"before", optional_name(d.before)},
+          {"order", d.order}};
+}
+
+// The first divergence of an order (divergence_entry), or null.
+ordered_json first_json(const DumpComparison& c, const std::optional<std::size_t>& k,
+                        const std::optional<std::size_t>& structural) {
+  if (c.structure_first(k, structural)) {
+    const StructuralDivergence& d = c.structure[*structural];
+    return {{"kind", "structure"},
+            {"record", d.message},
+            {"failure", kind_name(d.kind)},
+            {"a", optional_record(c.records_a, d.a)},
+            {"b", optional_record(c.records_b, d.b)}};
+  }
   if (!k) return nullptr;
   const RecordDiff& d = c.diffs[*k];
-  return {{"record", c.describe(d)},
+  return {{"kind", "value"},
+          {"record", c.describe(d)},
           {"failure", d.failure},
           {"a", record_json(c.records_a[*d.a])},
           {"b", record_json(c.records_b[*d.b])}};
@@ -217,10 +266,12 @@ ordered_json compare_json(const DumpComparison& c) {
     if (d.status == RecordStatus::kMismatch) item["failure"] = d.failure;
     records.push_back(std::move(item));
   }
+  ordered_json structure = ordered_json::array();
+  for (const StructuralDivergence& d : c.structure) structure.push_back(structural_json(c, d));
   return {{"first_mismatch",
-           {{"forward", first_json(c, c.first_forward)},
-            {"backward", first_json(c, c.first_backward)},
-            {"update", first_json(c, c.first_update)}}},
+           {{"forward", first_json(c, c.first_forward, c.first_structural_forward)},
+            {"backward", first_json(c, c.first_backward, c.first_structural_backward)},
+            {"update", first_json(c, c.first_update, c.first_structural_update)}}},
           {"summary",
            {{"a", c.path_a},
             {"b", c.path_b},
@@ -236,6 +287,7 @@ ordered_json compare_json(const DumpComparison& c) {
             {"statistics_only", c.statistics_only()},
             {"bytes_read", c.bytes_read},
             {"seconds", c.seconds}}},
+          {"structure", structure},
           {"records", records}};
 }
 
@@ -320,8 +372,10 @@ const std::vector<std::string>& compare_report_formats() {
 }
 
 std::string first_mismatch_line(const DumpComparison& c) {
-  return "first mismatch: forward: " + mismatch_entry(c, c.first_forward) + "; backward: " +
-         (c.has_phases() ? mismatch_entry(c, c.first_backward) : "none (a side has no phases)");
+  return "first mismatch: forward: " +
+         divergence_entry(c, c.first_forward, c.first_structural_forward) + "; backward: " +
+         (c.has_phases() ? divergence_entry(c, c.first_backward, c.first_structural_backward)
+                         : "none (a side has no phases)");
 }
 
 Report compare_report(const DumpComparison& comparison, bool all) {

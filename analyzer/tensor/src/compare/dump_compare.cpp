@@ -71,6 +71,16 @@ std::optional<std::size_t> first_mismatch(const DumpComparison& comparison,
   return std::nullopt;
 }
 
+std::optional<std::size_t> first_structural(const DumpComparison& comparison,
+                                            std::string_view phase) {
+  for (std::size_t k = 0; k < comparison.structure.size(); ++k) {
+    const StructuralDivergence& d = comparison.structure[k];
+    const importers::DumpRecord& r = d.a ? comparison.records_a[*d.a] : comparison.records_b[*d.b];
+    if (r.phase == phase) return k;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view status_name(RecordStatus status) {
@@ -103,6 +113,12 @@ std::size_t DumpComparison::statistics_only() const {
 
 bool DumpComparison::passed() const {
   return count(RecordStatus::kMismatch) == 0 && (pairs() > 0 || diffs.empty());
+}
+
+bool DumpComparison::structure_first(const std::optional<std::size_t>& mismatch,
+                                     const std::optional<std::size_t>& structural) const {
+  if (!structural) return false;
+  return !mismatch || structure[*structural].order <= order_of_record(*diffs[*mismatch].a);
 }
 
 std::string DumpComparison::describe(const RecordDiff& diff) const {
@@ -161,6 +177,10 @@ DumpComparison compare_dumps(const TensorDump& a, const TensorDump& b,
   if (phases) {
     result.first_backward = first_mismatch(result, "backward");
     result.first_update = first_mismatch(result, "update");
+    result.structure = align_structure(result.records_a, result.records_b, pairing);
+    result.first_structural_forward = first_structural(result, "forward");
+    result.first_structural_backward = first_structural(result, "backward");
+    result.first_structural_update = first_structural(result, "update");
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

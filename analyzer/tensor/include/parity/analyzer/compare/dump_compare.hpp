@@ -7,6 +7,9 @@
 // after two checks that need no values: equal shapes, and both dtypes
 // floating or both not. Pairs are read and compared one at a time on each of
 // a few threads, so memory stays bounded by threads x the largest pair.
+// With a manifest on both sides the two dumps are also aligned as sequences
+// (structure_alignment.hpp): a record one side lacks, a forward record run
+// out of order, another op or shape is a structural divergence.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "parity/analyzer/compare/stats_diff.hpp"
+#include "parity/analyzer/compare/structure_alignment.hpp"
 #include "parity/analyzer/parallel_for.hpp"
 #include "parity/analyzer/weights/tensor_diff.hpp"
 #include "parity/analyzer/weights/tolerance_rules.hpp"
@@ -61,6 +65,12 @@ struct DumpComparison {
   // of phase forward, or all records when a side has no phases), in backward
   // order and in the update phase; all in A's execution order.
   std::optional<std::size_t> first_forward, first_backward, first_update;
+  // Structural divergences in A's execution order (both sides with a
+  // manifest; none otherwise), and indices into it of the first in each
+  // phase: forward, backward, update.
+  std::vector<StructuralDivergence> structure;
+  std::optional<std::size_t> first_structural_forward, first_structural_backward,
+      first_structural_update;
   std::uint64_t bytes_read = 0;  // of values compared element by element
   double seconds = 0;
 
@@ -72,6 +82,11 @@ struct DumpComparison {
   // Every pair matches (records with no counterpart are warnings, not
   // failures), and something paired unless neither dump holds a record.
   bool passed() const;
+  // Of a phase's first mismatching pair and first structural divergence
+  // (indices into diffs and structure), whether the structural one comes
+  // first in A's execution order; it does on a tie (a shape change is both).
+  bool structure_first(const std::optional<std::size_t>& mismatch,
+                       const std::optional<std::size_t>& structural) const;
   // "step 0 forward layer1.0.conv1 (output)", with " <-> NAME" when B's name differs.
   std::string describe(const RecordDiff& diff) const;
 };
