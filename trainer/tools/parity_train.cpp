@@ -76,7 +76,7 @@ struct DebugArguments {
         "check every tensor of every step; stop at the first NaN/Inf, naming the op (exit 1)");
     command.add_option("--plant-bug", plant_bugs,
                        "reproduce a migration bug: same-pad[:CONV], bn-eps[:BN], label-smooth, "
-                       "transpose-weight[:CONV] (repeatable)");
+                       "transpose-weight[:CONV], drop-relu[:BLOCK] (repeatable)");
     command.add_option("--plant-nan", plant_nan, "LAYER@STEP: put a NaN in LAYER's output at STEP");
     command.add_option("--plant-overflow", plant_overflow,
                        "put an Inf in the gradients at these steps (3, 0-2 or a comma list): "

@@ -20,7 +20,8 @@ TEST_CASE("step selections are all, a step, a range, or a list of those", "[unit
   CHECK(some.last() == 11);
   CHECK(some.text() == "0-2,7,10-11");
   for (const char* bad : {"", "x", "1-", "-1", "3-1", "1,,2", "1.5", "2-x"})
-    expect_error([bad] { StepSelection::parse(bad); }, bad[0] == '3' ? "ends before" : "", {"--dump-steps"});
+    expect_error([bad] { StepSelection::parse(bad); }, bad[0] == '3' ? "ends before" : "",
+                 {"--dump-steps"});
 }
 
 TEST_CASE("dump contents are a list of fwd, bwd, params, grads", "[unit]") {
@@ -29,7 +30,8 @@ TEST_CASE("dump contents are a list of fwd, bwd, params, grads", "[unit]") {
   CHECK(only.grads);
   CHECK_FALSE(only.backward);
   CHECK_FALSE(only.params);
-  expect_error([] { DumpContents::parse("fwd,weights"); }, "unknown dump content 'weights'", {"--dump-what"});
+  expect_error([] { DumpContents::parse("fwd,weights"); }, "unknown dump content 'weights'",
+               {"--dump-what"});
 }
 
 TEST_CASE("planted bugs name a kind and optionally a layer", "[unit]") {
@@ -42,8 +44,14 @@ TEST_CASE("planted bugs name a kind and optionally a layer", "[unit]") {
   CHECK(eps.text() == "bn-eps:layer3.1.bn2");
   CHECK(PlantedBug::parse("label-smooth").layer.empty());
   CHECK(PlantedBug::parse("transpose-weight").layer == "layer1.0.conv2");
-  expect_error([] { PlantedBug::parse("off-by-one"); }, "unknown bug 'off-by-one'", {"--plant-bug"});
-  expect_error([] { PlantedBug::parse("label-smooth:fc"); }, "planted in the loss", {"--plant-bug"});
+  const PlantedBug relu = PlantedBug::parse("drop-relu");
+  CHECK(relu.kind == PlantedBug::kDroppedRelu);
+  CHECK(relu.layer == "layer1.1");
+  CHECK(PlantedBug::parse("drop-relu:layer3.2").text() == "drop-relu:layer3.2");
+  expect_error([] { PlantedBug::parse("off-by-one"); }, "unknown bug 'off-by-one'",
+               {"--plant-bug"});
+  expect_error([] { PlantedBug::parse("label-smooth:fc"); }, "planted in the loss",
+               {"--plant-bug"});
   expect_error([] { PlantedBug::parse("bn-eps:"); }, "no layer after", {"--plant-bug"});
 }
 

@@ -2,7 +2,7 @@
 // values that obey the relations between them (the logits' gradient is the
 // softmax minus the smoothed target, a block's output is relu(main +
 // identity), SGD's first step), filters by step and content, stats-only
-// dumps, and the anomaly stop at a planted NaN.
+// dumps, a block with its ReLU dropped, and the anomaly stop at a planted NaN.
 #include "parity/importers/dump/tensor_dump.hpp"
 
 #include <algorithm>
@@ -195,6 +195,32 @@ TEST_CASE("a dump holds every module's output, gradient and parameter in executi
   }
 }
 
+TEST_CASE("a block whose ReLU is dropped adds its branches and records no output of its own",
+          "[e2e]") {
+  Run run;
+  run.options.max_steps = 1;
+  run.options.debug.bugs = {PlantedBug::parse("drop-relu:layer1.0")};
+  run.dump("dump", "all", "fwd,bwd");
+  run.train();
+  const TensorDump dump = TensorDump::open(run.dir / "dump");
+  const auto named_block = [](const DumpRecord& r) { return r.name == "layer1.0"; };
+  CHECK(std::none_of(dump.records().begin(), dump.records().end(), named_block));
+  // The next block's shortcut is layer1.0's output, main + identity without
+  // the ReLU: negative sums reach layer1.1 unclipped.
+  const auto main = values(dump, "layer1.0.bn2", "output");
+  const auto identity = values(dump, "bn1", "output");
+  const auto next_main = values(dump, "layer1.1.bn2", "output");
+  const auto next = values(dump, "layer1.1", "output");
+  REQUIRE(next.size() == main.size());
+  std::size_t negative = 0;
+  for (std::size_t i = 0; i < next.size(); ++i) {
+    const float sum = main[i] + identity[i];
+    negative += sum < 0;
+    REQUIRE(next[i] == Approx(std::max(0.0f, next_main[i] + sum)).margin(1e-5));
+  }
+  CHECK(negative > 0);
+}
+
 TEST_CASE("dumps cover the chosen steps and contents, stats-only dumps hold the same statistics",
           "[e2e]") {
   Run full;
@@ -265,6 +291,7 @@ TEST_CASE("planted faults in layers that cannot hold them are refused", "[unit]"
   refused("transpose-weight:layer2.0.conv1", "64 -> 128 channels");
   refused("bn-eps:layer9.bn1", "no batch norm named 'layer9.bn1'");
   refused("same-pad:conv9", "no convolution named 'conv9'");
+  refused("drop-relu:layer1.0.conv1", "no residual block named 'layer1.0.conv1'");
   Run run;
   run.options.max_steps = 2;
   run.options.debug.nan = PlantedNan::parse("layer9@0");

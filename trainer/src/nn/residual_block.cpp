@@ -17,7 +17,7 @@ std::int64_t block_expansion(BlockKind kind) { return kind == BlockKind::kBasic 
 
 ResidualBlock::ResidualBlock(std::string name, Tracing& tracing, Backend& backend,
                              const BlockSpec& spec)
-    : Module(std::move(name), tracing), backend_(backend), add_relu_(backend.residual_add_relu()) {
+    : Module(std::move(name), tracing), backend_(backend) {
   // (kernel, output channels, stride) of each conv of the main branch; every
   // conv is followed by a batch norm, with the ReLU fused in but for the last.
   struct Conv {
@@ -27,9 +27,11 @@ ResidualBlock::ResidualBlock(std::string name, Tracing& tracing, Backend& backen
   const std::vector<Conv> convs =
       spec.kind == BlockKind::kBasic
           ? std::vector<Conv>{{3, spec.width, spec.stride}, {3, spec.width, 1}}
-          : std::vector<Conv>{{1, spec.width, 1}, {3, spec.width, spec.stride}, {1, out_channels, 1}};
+          : std::vector<Conv>{
+                {1, spec.width, 1}, {3, spec.width, spec.stride}, {1, out_channels, 1}};
 
   const LayerAdjustments& adjust = spec.adjustments ? *spec.adjustments : kNoAdjustments;
+  if (adjust.keeps_relu(this->name())) add_relu_ = backend.residual_add_relu();
   const auto add_conv = [&](std::vector<std::unique_ptr<Layer>>& branch, const std::string& child,
                             const Conv2dSpec& conv) {
     const Conv2dSpec adjusted = adjust.adjusted(child_name(child), conv);
@@ -38,32 +40,35 @@ ResidualBlock::ResidualBlock(std::string name, Tracing& tracing, Backend& backen
   };
   const auto add_batch_norm = [&](std::vector<std::unique_ptr<Layer>>& branch,
                                   const std::string& child, const BatchNormSpec& bn) {
-    branch.push_back(std::make_unique<Layer>(child_name(child), tracing,
-                                             backend.batch_norm(adjust.adjusted(child_name(child), bn)),
-                                             Layer::kBatchNorm));
+    branch.push_back(std::make_unique<Layer>(
+        child_name(child), tracing, backend.batch_norm(adjust.adjusted(child_name(child), bn)),
+        Layer::kBatchNorm));
   };
 
   Dims shape = spec.input;
   for (std::size_t i = 0; i < convs.size(); ++i) {
     const Conv& c = convs[i];
     const std::string index = std::to_string(i + 1);
-    shape = add_conv(main_, "conv" + index, {shape[1], c.channels, c.kernel, c.stride, c.kernel / 2, shape});
+    shape = add_conv(main_, "conv" + index,
+                     {shape[1], c.channels, c.kernel, c.stride, c.kernel / 2, shape});
     const bool last = i + 1 == convs.size();
     add_batch_norm(main_, "bn" + index, {c.channels, 1e-5, 0.1, !last, shape});
   }
   output_ = shape;
   if (spec.stride != 1 || spec.in_channels != out_channels) {
-    if (add_conv(shortcut_, "downsample.0", {spec.in_channels, out_channels, 1, spec.stride, 0, spec.input}) !=
-        output_)
+    if (add_conv(shortcut_, "downsample.0",
+                 {spec.in_channels, out_channels, 1, spec.stride, 0, spec.input}) != output_)
       throw Error(child_name("downsample.0") + "'s output does not match the main branch's " +
                       dims_text(output_),
                   "model", "adjust the padding of both branches alike");
     add_batch_norm(shortcut_, "downsample.1", {out_channels, 1e-5, 0.1, false, output_});
   }
-  name_op_ranges();
+  if (add_relu_) name_op_ranges();
 }
 
-std::string ResidualBlock::last_batch_norm_weight() const { return main_.back()->name() + ".weight"; }
+std::string ResidualBlock::last_batch_norm_weight() const {
+  return main_.back()->name() + ".weight";
+}
 
 void ResidualBlock::collect(ModelState& state) {
   for (auto& layer : main_) layer->collect(state);
@@ -75,13 +80,14 @@ Tensor ResidualBlock::run_forward(const Tensor& x, Mode mode) {
   for (auto& layer : main_) main = layer->forward(main, mode);
   Tensor identity = x;
   for (auto& layer : shortcut_) identity = layer->forward(identity, mode);
+  if (!add_relu_) return backend_.add(main, identity);
   const auto range = op_range(Pass::kForward);
   return add_relu_->forward(main, identity, mode);
 }
 
 Tensor ResidualBlock::run_backward(const Tensor& dy) {
-  Tensor d_sum;
-  {
+  Tensor d_sum = dy;  // the gradient of a plain sum, without the ReLU
+  if (add_relu_) {
     const auto range = op_range(Pass::kBackward);
     d_sum = add_relu_->backward(dy);
   }

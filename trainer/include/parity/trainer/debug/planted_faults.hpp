@@ -17,10 +17,12 @@ namespace parity::trainer {
 
 struct PlantedBug {
   enum Kind {
-    kSamePadding,       // same-pad: MindSpore's pad_mode="same" in a stride-2 conv (extra pad at the end)
+    kSamePadding,  // same-pad: MindSpore's pad_mode="same" in a stride-2 conv (extra pad at the
+                   // end)
     kBatchNormEpsilon,  // bn-eps: epsilon 1e-3 instead of 1e-5 in one batch norm
     kLabelSmoothing,    // label-smooth: MindSpore's eps/(K-1) off-value instead of eps/K
     kTransposedWeight,  // transpose-weight: a square conv's weight with its in/out axes swapped
+    kDroppedRelu,       // drop-relu: a residual block's output is main + shortcut, without the ReLU
   };
   Kind kind = kSamePadding;
   std::string layer;  // the torchvision name of the layer it is planted in ("" for label-smooth)
@@ -30,7 +32,7 @@ struct PlantedBug {
   std::string text() const;
 };
 
-// Adds the structural bugs (padding, epsilon) to the model's options and the
+// Adds the structural bugs (padding, epsilon, a dropped ReLU) to the model's options and the
 // loss bug to the loss options. Call check_planted() after building the
 // model: a layer that does not exist, or is not of the right kind, is an
 // Error then.

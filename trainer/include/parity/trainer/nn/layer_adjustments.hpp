@@ -1,7 +1,8 @@
 // LayerAdjustments: changes to single layers' settings, by torchvision name,
 // made just before the layer is built. This is how `parity-train --plant-bug`
 // reproduces a migration bug (MindSpore's asymmetric "same" padding, another
-// batch-norm epsilon) in exactly one layer; a model built without
+// batch-norm epsilon, a residual block without its final ReLU) in exactly
+// one layer; a model built without
 // adjustments is the reference network.
 #pragma once
 
@@ -15,6 +16,8 @@ namespace parity::trainer {
 struct LayerAdjustments {
   std::function<void(const std::string& name, Conv2dSpec& spec)> conv;
   std::function<void(const std::string& name, BatchNormSpec& spec)> batch_norm;
+  // Whether the residual block of this name ends with its ReLU (by default it does).
+  std::function<bool(const std::string& block)> block_relu;
 
   Conv2dSpec adjusted(const std::string& name, Conv2dSpec spec) const {
     if (conv) conv(name, spec);
@@ -24,6 +27,7 @@ struct LayerAdjustments {
     if (batch_norm) batch_norm(name, spec);
     return spec;
   }
+  bool keeps_relu(const std::string& block) const { return !block_relu || block_relu(block); }
 };
 
 }  // namespace parity::trainer
