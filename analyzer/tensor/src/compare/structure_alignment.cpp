@@ -21,34 +21,42 @@ std::string record_text(const DumpRecord& r) {
 }
 
 // One dump's records grouped by (step, phase) in execution order, each with
-// its counterpart on the other side, if any.
+// its counterpart on the other side, if any, and the nearest records before
+// and after it in its group that both sides have (found in one pass, so that
+// long runs of unpaired records stay linear).
 struct Side {
   const std::vector<DumpRecord>& records;
   std::vector<std::optional<std::size_t>> partner;
   std::map<Group, std::vector<std::size_t>> groups;
   std::vector<std::size_t> slot;  // a record's position in its group
+  std::vector<std::optional<std::size_t>> paired_before, paired_after;
 
   Side(const std::vector<DumpRecord>& all, std::vector<std::optional<std::size_t>> partners)
-      : records(all), partner(std::move(partners)), slot(all.size()) {
+      : records(all),
+        partner(std::move(partners)),
+        slot(all.size()),
+        paired_before(all.size()),
+        paired_after(all.size()) {
     for (std::size_t k = 0; k < all.size(); ++k) {
       std::vector<std::size_t>& group = groups[{all[k].step, all[k].phase}];
       slot[k] = group.size();
       group.push_back(k);
     }
+    for (const auto& [key, group] : groups) {
+      std::optional<std::size_t> last;
+      for (const std::size_t k : group) {
+        paired_before[k] = last;
+        if (partner[k]) last = k;
+      }
+      last.reset();
+      for (auto k = group.rbegin(); k != group.rend(); ++k) {
+        paired_after[*k] = last;
+        if (partner[*k]) last = *k;
+      }
+    }
   }
   const std::vector<std::size_t>& group_of(std::size_t k) const {
     return groups.at({records[k].step, records[k].phase});
-  }
-  // The nearest records before and after record k, in its group, that both sides have.
-  std::pair<std::optional<std::size_t>, std::optional<std::size_t>> paired_neighbours(
-      std::size_t k) const {
-    const std::vector<std::size_t>& group = group_of(k);
-    std::pair<std::optional<std::size_t>, std::optional<std::size_t>> found;
-    for (std::size_t p = slot[k]; p-- > 0 && !found.first;)
-      if (partner[group[p]]) found.first = group[p];
-    for (std::size_t p = slot[k] + 1; p < group.size() && !found.second; ++p)
-      if (partner[group[p]]) found.second = group[p];
-    return found;
   }
 };
 
@@ -66,7 +74,7 @@ StructuralDivergence missing(const Side& side, const Side& other, std::size_t k,
   StructuralDivergence d;
   d.kind = kind;
   (kind == Kind::kMissingInB ? d.a : d.b) = k;
-  const auto [after, before] = side.paired_neighbours(k);
+  const std::optional<std::size_t> after = side.paired_before[k], before = side.paired_after[k];
   if (after) d.after = side.records[*after].name;
   if (before) d.before = side.records[*before].name;
   if (kind == Kind::kMissingInB) {
