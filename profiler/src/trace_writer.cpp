@@ -199,6 +199,23 @@ void TraceWriter::add(const GpuActivityRow& row) {
 
 void TraceWriter::add(const ApiCallRow& row) { statements_->api_call.add(row); }
 
+void TraceWriter::shift_times(std::int64_t delta_ns) {
+  if (delta_ns == 0) return;
+  statements_->flush_batches();
+  // Every time column of the schema; a shift keeps each table's keys unique.
+  static constexpr std::pair<std::string_view, std::string_view> kTimes[] = {
+      {"range", "start_ns"},   {"instant", "ts_ns"},       {"step", "start_ns"},
+      {"step", "end_ns"},      {"counter", "ts_ns"},       {"queue_sample", "ts_ns"},
+      {"grad_ready", "ts_ns"}, {"collective", "start_ns"}, {"gpu_activity", "start_ns"},
+      {"api_call", "start_ns"}};
+  for (const auto& [table, column] : kTimes) {
+    sql::Statement shift(db_, "UPDATE " + std::string(table) + " SET " + std::string(column) +
+                                  " = " + std::string(column) + " + ?1");
+    shift.bind(1, delta_ns);
+    shift.run();
+  }
+}
+
 void TraceWriter::finalize() {
   commit();
   db_.exec("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;");

@@ -12,29 +12,46 @@ constexpr std::size_t kRowsPerTransaction = std::size_t(1) << 16;
 // Commits every kRowsPerTransaction rows, so no transaction grows without end.
 class BatchedWriter {
  public:
-  explicit BatchedWriter(const std::filesystem::path& out) : writer_(out) { writer_.begin(); }
+  explicit BatchedWriter(std::unique_ptr<profiler::TraceWriter> writer)
+      : writer_(std::move(writer)) {
+    writer_->begin();
+  }
   template <class Row>
   void add(const Row& row) {
-    writer_.add(row);
+    writer_->add(row);
     if (++rows_ % kRowsPerTransaction == 0) {
-      writer_.commit();
-      writer_.begin();
+      writer_->commit();
+      writer_->begin();
     }
   }
-  profiler::TraceWriter& writer() { return writer_; }
+  profiler::TraceWriter& writer() { return *writer_; }
   void finish() {
-    writer_.commit();
-    writer_.finalize();
+    writer_->commit();
+    writer_->finalize();
   }
 
  private:
-  profiler::TraceWriter writer_;
+  std::unique_ptr<profiler::TraceWriter> writer_;
   std::size_t rows_ = 0;
 };
 
 }  // namespace
 
 TraceAssembly::TraceAssembly() { name(""); }
+
+TraceAssembly::~TraceAssembly() {
+  if (!stream_ || written_) return;
+  stream_.reset();  // stops its thread and closes the file
+  std::error_code ignored;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+    std::filesystem::remove(stream_path_->string() + suffix, ignored);
+}
+
+RowStream* TraceAssembly::stream() {
+  if (!stream_path_) return nullptr;
+  if (!stream_) stream_ = std::make_unique<RowStream>(*stream_path_, earliest_.value_or(0));
+  return stream_.get();
+}
 
 NameId TraceAssembly::name(std::string_view text) {
   if (const auto it = string_ids_.find(text); it != string_ids_.end()) return it->second;
@@ -95,8 +112,11 @@ void TraceAssembly::add_counter(TrackId track, std::int64_t ts_ns, double value)
 
 void TraceAssembly::add_gpu_activity(profiler::GpuActivityRow row) {
   saw(row.start_ns);
-  row.id = static_cast<std::int64_t>(activities_.size() + 1);
-  activities_.push_back(row);
+  row.id = ++activity_count_;
+  if (RowStream* streamed = stream())
+    streamed->add(row);
+  else
+    activities_.push_back(row);
 }
 
 void TraceAssembly::add_collective(profiler::CollectiveRow row) {
@@ -111,8 +131,11 @@ void TraceAssembly::add_queue_sample(const profiler::QueueSampleRow& row) {
 
 void TraceAssembly::add_api_call(profiler::ApiCallRow row) {
   saw(row.start_ns);
-  row.id = static_cast<std::int64_t>(api_calls_.size() + 1);
-  api_calls_.push_back(row);
+  row.id = ++api_call_count_;
+  if (RowStream* streamed = stream())
+    streamed->add(row);
+  else
+    api_calls_.push_back(row);
 }
 
 // Ranges in begin order (outer before inner at equal starts), each with the
@@ -154,9 +177,18 @@ std::vector<profiler::RangeRow> TraceAssembly::nested_ranges(std::int64_t origin
   return rows;
 }
 
-void TraceAssembly::write(const std::filesystem::path& out) const {
+void TraceAssembly::write(const std::filesystem::path& out) {
   const std::int64_t origin = earliest_.value_or(0);
-  BatchedWriter batch(out);
+  std::unique_ptr<profiler::TraceWriter> writer;
+  if (stream_) {
+    writer = stream_->finish();
+    // The streamed rows' times are from the stream's origin, later than an
+    // earlier event that came after it began.
+    writer->shift_times(stream_->origin_ns() - origin);
+  } else {
+    writer = std::make_unique<profiler::TraceWriter>(out);
+  }
+  BatchedWriter batch(std::move(writer));
   for (const auto& [key, value] : meta_) batch.writer().set_meta(key, value);
   for (std::size_t id = 0; id < strings_.size(); ++id)
     batch.writer().add_string(static_cast<NameId>(id), strings_[id]);
@@ -192,6 +224,7 @@ void TraceAssembly::write(const std::filesystem::path& out) const {
   add_all(queue_samples_, &profiler::QueueSampleRow::ts_ns);
   batch.writer().set_meta("complete", "1");
   batch.finish();
+  written_ = true;
 }
 
 }  // namespace parity::importers::trace

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "parity/profiler/trace_rows.hpp"
+#include "row_stream.hpp"
 
 namespace parity::importers::trace {
 
@@ -36,6 +37,14 @@ class TraceAssembly {
   };
 
   TraceAssembly();
+  // A trace that write() did not finish is removed.
+  ~TraceAssembly();
+  TraceAssembly(const TraceAssembly&) = delete;
+  TraceAssembly& operator=(const TraceAssembly&) = delete;
+
+  // From here on GPU activity and API calls go into the trace `out` as they
+  // come (row_stream.hpp), not at write(), which must be given the same path.
+  void stream_to(const std::filesystem::path& out) { stream_path_ = out; }
 
   NameId name(std::string_view text);
   // The track of a key (an importer's own spelling of a lane), made on first use.
@@ -64,17 +73,18 @@ class TraceAssembly {
   std::string_view text(NameId name) const { return strings_.at(name); }
   // No rows of any kind yet.
   bool empty() const {
-    return ranges_.empty() && instants_.empty() && counters_.empty() && activities_.empty() &&
-           api_calls_.empty() && collectives_.empty();
+    return ranges_.empty() && instants_.empty() && counters_.empty() && activity_count_ == 0 &&
+           api_call_count_ == 0 && collectives_.empty();
   }
   std::optional<std::int64_t> earliest_ns() const { return earliest_; }
 
   // Writes the trace to `out`, which must not exist. Steps come from the
   // ranges of category kStep (their arg is the step number).
-  void write(const std::filesystem::path& out) const;
+  void write(const std::filesystem::path& out);
 
  private:
   void saw(std::int64_t ts_ns);
+  RowStream* stream();  // the stream, begun on first use; null when not streaming
   std::vector<profiler::RangeRow> nested_ranges(std::int64_t origin) const;
 
   std::vector<std::string> strings_;
@@ -92,8 +102,12 @@ class TraceAssembly {
   std::vector<Range> ranges_;
   std::vector<profiler::InstantRow> instants_;
   std::vector<profiler::CounterRow> counters_;
-  std::vector<profiler::GpuActivityRow> activities_;
+  std::vector<profiler::GpuActivityRow> activities_;  // when not streamed
   std::vector<profiler::ApiCallRow> api_calls_;
+  std::int64_t activity_count_ = 0, api_call_count_ = 0;
+  std::optional<std::filesystem::path> stream_path_;
+  std::unique_ptr<RowStream> stream_;
+  bool written_ = false;
   std::vector<profiler::CollectiveRow> collectives_;
   std::vector<profiler::QueueSampleRow> queue_samples_;
   std::map<std::string, std::string> meta_;

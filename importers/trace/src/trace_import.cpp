@@ -99,6 +99,7 @@ ImportSummary import_trace(const std::filesystem::path& in, const std::filesyste
   const TraceFormat format = detect_trace_format(in);
   if (format == TraceFormat::kParity) refuse_sqlite_import(in);
   TraceAssembly assembly;
+  assembly.stream_to(out);
   ImportSummary summary;
   if (format == TraceFormat::kMindSporeProfiler)
     read_mindspore_profile(in, options, assembly, summary);

@@ -469,3 +469,45 @@ TEST_CASE("parity tune-allreduce on a PyTorch trace names what the source does n
   CHECK_THAT(tuned.err, Catch::Contains("no parameters"));
   CHECK_THAT(tuned.err, Catch::Contains("a PyTorch profiler (Kineto) trace does not give"));
 }
+
+// GPU activity and API calls are written while the file is still read, with
+// times from the earliest event seen so far (row_stream.hpp): an earlier event
+// that comes later moves them all.
+TEST_CASE("parity import places kernels right when an earlier event comes after them", "[e2e]") {
+  Imported imported;
+  import_text(imported, R"j({"traceEvents": [
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 500, "dur": 3, "args": {"correlation": 7}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 510, "dur": 20, "args": {"device": 0, "stream": 7, "correlation": 7}},
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 100, "dur": 600}
+  ]})j",
+              "trace.json");
+  TraceReader trace(imported.db);
+  const auto kernels = schema::read_all<schema::kTable<StoredGpuActivityRow>>(trace.db(), "");
+  REQUIRE(kernels.size() == 1);
+  CHECK(kernels[0].start_ns == 410'000);
+  CHECK(kernels[0].dur_ns == 20'000);
+  const auto calls = schema::read_all<schema::kTable<ApiCallRow>>(trace.db(), "");
+  REQUIRE(calls.size() == 1);
+  CHECK(calls[0].start_ns == 400'000);
+  const auto steps = schema::read_all<schema::kTable<StepRow>>(trace.db(), "");
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].start_ns == 0);
+}
+
+TEST_CASE("parity import leaves no output when the file goes wrong after its kernels", "[e2e]") {
+  TempDir dir;
+  std::string text = R"({"traceEvents": [)";
+  for (int i = 0; i < 20000; ++i)  // more than one batch of streamed rows
+    text += R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": )" +
+            std::to_string(100 + i) + R"(, "dur": 1, "args": {"stream": 7}}, )";
+  text += R"({"ph": "X", "name": "cut)";
+  write_file(dir / "trace.json", text);
+  const fs::path out = dir / "run.db";
+  const ProcessResult result =
+      parity_cli({"import", (dir / "trace.json").string(), "-o", out.string()});
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("at byte"));
+  CHECK_FALSE(fs::exists(out));
+  CHECK_FALSE(fs::exists(out.string() + "-wal"));
+  CHECK_FALSE(fs::exists(out.string() + "-shm"));
+}

@@ -5,14 +5,12 @@
 // it into rows), which costs about as much again. The callbacks see what the
 // scanner alone would show them: every value in document order, on the
 // calling thread, then the scanner's error, if any, at the place it arose.
-#include <condition_variable>
-#include <deque>
 #include <exception>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
 
+#include "bounded_queue.hpp"
 #include "json/chrome_json_scan.hpp"
 
 namespace parity::importers::trace {
@@ -36,37 +34,7 @@ struct Batch {
   std::optional<JsonStreamResult> result;  // the document ended after these values
 };
 
-class BatchQueue {
- public:
-  // False once the reader has stopped taking batches.
-  bool push(Batch batch) {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return stopped_ || batches_.size() < kBatchesInFlight; });
-    if (stopped_) return false;
-    batches_.push_back(std::move(batch));
-    changed_.notify_all();
-    return true;
-  }
-  Batch pop() {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return !batches_.empty(); });
-    Batch batch = std::move(batches_.front());
-    batches_.pop_front();
-    changed_.notify_all();
-    return batch;
-  }
-  void stop() {
-    std::lock_guard lock(mutex_);
-    stopped_ = true;
-    changed_.notify_all();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<Batch> batches_;
-  bool stopped_ = false;
-};
+using BatchQueue = BoundedQueue<Batch>;
 
 // The scanner's side: gathers what scan_chrome_json finds into batches.
 class BatchingScanner {
@@ -133,10 +101,10 @@ class ScannerThread {
 
 JsonStreamResult read_chrome_json(const std::filesystem::path& path,
                                   const JsonStreamCallbacks& callbacks) {
-  BatchQueue queue;
+  BatchQueue queue(kBatchesInFlight);
   const ScannerThread scanner(queue, path);
   while (true) {
-    const Batch batch = queue.pop();
+    const Batch batch = *queue.pop();  // the scanner stops only after its last batch
     const std::string_view text = batch.text;
     for (const Batch::Value& value : batch.values) {
       const RawJsonValue raw{text.substr(value.begin, value.size), value.offset};

@@ -46,6 +46,11 @@ class TraceWriter {
   void add(const GpuActivityRow& row);
   void add(const ApiCallRow& row);
 
+  // Adds delta_ns to the time of every row written so far (and to steps' ends):
+  // for a writer that began before it knew the trace's time origin (an
+  // importer writing rows while it still reads the file).
+  void shift_times(std::int64_t delta_ns);
+
   // Checkpoints the WAL into the main file and switches to a rollback journal,
   // so that the finished trace is one self-contained file.
   void finalize();
