@@ -127,11 +127,13 @@ TEST_CASE("diff-trace ranks convolution first when B's convolutions are slowed",
   const json& first = categories.at("host").at(0);
   REQUIRE(first.at("category") == "convolution");
   CHECK(first.at("delta_per_step_ns").get<double>() > 0);
-  // B's convolutions take longer forward and backward (measured on 2 cores:
-  // forward 2x, backward 3.8x); the limits leave room for a shared machine's noise.
+  // B's convolutions take longer forward and backward (measured on 2 cores,
+  // quiet: forward 2x, backward 3.8x; under ctest --parallel beside other
+  // tests, one steady step each: as low as 1.47x and 1.8x). The limits say
+  // "longer in both", with room for a shared machine's noise.
   const auto ratio = [&](const char* phase) {
     return first.at("b").at(phase).get<double>() / first.at("a").at(phase).get<double>();
   };
-  CHECK(ratio("forward_per_step_ns") > 1.3);
-  CHECK(ratio("backward_per_step_ns") > 2);
+  CHECK(ratio("forward_per_step_ns") > 1.2);
+  CHECK(ratio("backward_per_step_ns") > 1.2);
 }
