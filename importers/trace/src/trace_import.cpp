@@ -99,7 +99,11 @@ ImportSummary import_trace(const std::filesystem::path& in, const std::filesyste
   const TraceFormat format = detect_trace_format(in);
   if (format == TraceFormat::kParity) refuse_sqlite_import(in);
   TraceAssembly assembly;
-  assembly.stream_to(out);
+  // A Chrome trace lists its events about in time order, so the rows streamed
+  // while it is read nearly always have the right origin already. The nsys
+  // reader goes table by table, kernels before the NVTX ranges that start
+  // earliest, so streaming would make it shift every row it streamed.
+  if (format == TraceFormat::kChromeJson) assembly.stream_to(out);
   ImportSummary summary;
   if (format == TraceFormat::kMindSporeProfiler)
     read_mindspore_profile(in, options, assembly, summary);
