@@ -123,13 +123,15 @@ struct TraceWriter::Statements {
   sql::Statement begin, commit;
 };
 
-TraceWriter::TraceWriter(const std::filesystem::path& path) : db_(create_database(path)) {
+TraceWriter::TraceWriter(const std::filesystem::path& path, Journal journal)
+    : db_(create_database(path)) {
   // WAL: readers can open the trace while it is written, and a killed writer
   // leaves every committed transaction intact. NORMAL sync is crash-safe for a
   // killed process (only a power loss can cost the last transactions).
-  db_.exec(
-      "PRAGMA page_size=4096; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-      "PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=8192;");
+  db_.exec("PRAGMA page_size=4096; PRAGMA cache_size=-65536;");
+  db_.exec(journal == Journal::kWal
+               ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=8192;"
+               : "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;");
   db_.exec("BEGIN");
   db_.exec(schema_sql());
   db_.exec("COMMIT");

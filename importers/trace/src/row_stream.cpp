@@ -12,7 +12,7 @@ constexpr std::size_t kRowsPerTransaction = std::size_t(1) << 16;
 }  // namespace
 
 RowStream::RowStream(const std::filesystem::path& out, std::int64_t origin_ns)
-    : writer_(std::make_unique<profiler::TraceWriter>(out)),
+    : writer_(std::make_unique<profiler::TraceWriter>(out, profiler::TraceWriter::Journal::kScratch)),
       origin_ns_(origin_ns),
       queue_(kBatchesInFlight) {
   writer_->begin();

@@ -186,7 +186,7 @@ void TraceAssembly::write(const std::filesystem::path& out) {
     // earlier event that came after it began.
     writer->shift_times(stream_->origin_ns() - origin);
   } else {
-    writer = std::make_unique<profiler::TraceWriter>(out);
+    writer = std::make_unique<profiler::TraceWriter>(out, profiler::TraceWriter::Journal::kScratch);
   }
   BatchedWriter batch(std::move(writer));
   for (const auto& [key, value] : meta_) batch.writer().set_meta(key, value);

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "json/chrome_json_scan.hpp"
+#include "json/json_nesting_scan.hpp"
 #include "parity/core/error.hpp"
 
 namespace parity::importers::trace {
@@ -64,8 +65,7 @@ class ChunkedDocument {
   std::function<void(std::uint64_t)> progress_;
   // The state of the value being captured, kept across chunks.
   std::string spill_;
-  int depth_ = 0;
-  bool in_string_ = false, escaped_ = false;
+  NestingState nesting_;
 };
 
 bool ChunkedDocument::refill() {
@@ -91,28 +91,8 @@ void ChunkedDocument::keep(std::size_t from, std::size_t to, std::uint64_t start
 }
 
 bool ChunkedDocument::scan_nested() {
-  const char* data = buffer_.data();
-  for (; pos_ < end_; ++pos_) {
-    const char c = data[pos_];
-    if (in_string_) {
-      if (escaped_)
-        escaped_ = false;
-      else if (c == '\\')
-        escaped_ = true;
-      else if (c == '"')
-        in_string_ = false;
-    } else if (c == '"') {
-      in_string_ = true;
-    } else if (c == '{' || c == '[') {
-      ++depth_;
-    } else if (c == '}' || c == ']') {
-      if (--depth_ == 0) {
-        ++pos_;
-        return true;
-      }
-    }
-  }
-  return false;
+  pos_ = scan_nesting(buffer_.data(), pos_, end_, nesting_);
+  return nesting_.depth == 0;  // it began at an opening bracket
 }
 
 bool ChunkedDocument::scan_scalar() {
@@ -129,8 +109,7 @@ RawJsonValue ChunkedDocument::capture() {
   const std::uint64_t started = offset();
   if (first == kEnd) fail("the JSON ends where a value should start", started);
   spill_.clear();
-  depth_ = 0;
-  in_string_ = escaped_ = false;
+  nesting_ = NestingState{};
   const bool scalar = first != '{' && first != '[' && first != '"';
   std::size_t from = pos_;
   if (first == '"') ++pos_;  // past the opening quote: the loop below looks for the closing one
@@ -141,10 +120,10 @@ RawJsonValue ChunkedDocument::capture() {
     else if (first == '"') {
       for (; pos_ < end_ && !ended; ++pos_) {
         const char c = buffer_[pos_];
-        if (escaped_)
-          escaped_ = false;
+        if (nesting_.escaped)
+          nesting_.escaped = false;
         else if (c == '\\')
-          escaped_ = true;
+          nesting_.escaped = true;
         else if (c == '"')
           ended = true;
       }

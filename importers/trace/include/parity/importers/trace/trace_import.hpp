@@ -48,7 +48,9 @@ struct ImportSummary {
 
 // Converts `in` into a new trace database `out` (which must not exist).
 // Throws parity::Error naming the file, the byte offset and a hint for input
-// that is not a readable trace.
+// that is not a readable trace. `out` is written without a journal, so give
+// a scratch name and rename it into place once this returns (both callers
+// do): a failed import removes it, but a killed one leaves garbage there.
 ImportSummary import_trace(const std::filesystem::path& in, const std::filesystem::path& out,
                            const ImportOptions& options = {});
 
