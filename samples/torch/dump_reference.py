@@ -739,6 +739,38 @@ def get_batch(args, model):
 # Training
 
 
+# The environment variables a dump records, as parity-train records them
+# (importers/src/dump/run_settings.cpp, docs/formats/dump.md).
+RECORDED_PREFIXES = ("OMP_", "KMP_", "GOMP_", "MKL_", "OPENBLAS_", "DNNL_", "ONEDNN_", "CUDA_",
+                     "CUBLAS_", "CUDNN_", "NCCL_", "NVIDIA_", "TORCH_", "PYTORCH_", "MS_",
+                     "MINDSPORE_", "GLOG_", "ASCEND_", "HCCL_")
+RECORDED_NAMES = ("PYTHONHASHSEED", "LD_PRELOAD")
+LEARNING_RATES_RECORDED = 8
+
+
+def run_settings(args, lrs):
+    """The header's config, versions and environment, under parity-train's names."""
+    config = {
+        "optimizer": "sgd",
+        "lr": ",".join(f"{lr:g}" for lr in lrs[:LEARNING_RATES_RECORDED]),
+        "momentum": f"{args.momentum:g}",
+        "nesterov": "true" if args.nesterov else "false",
+        "weight_decay": f"{args.weight_decay:g}",
+        "weight_decay_on": "all parameters" if args.decay_all
+                           else "weights with 2 or more dimensions",
+        "label_smoothing": f"{args.label_smoothing:g}",
+        "label_smoothing_convention": "pytorch",
+        "dtype": "float64" if args.float64 else "float32",
+        "loss_scale": "1",
+        "num_classes": str(args.num_classes),
+    }
+    versions = {"torch": torch.__version__, "torchvision": torchvision.__version__,
+                "numpy": np.__version__, "python": sys.version.split()[0]}
+    environment = {name: value for name, value in sorted(os.environ.items())
+                   if name.startswith(RECORDED_PREFIXES) or name in RECORDED_NAMES}
+    return {"config": config, "versions": versions, "environment": environment}
+
+
 def make_optimizer(model, args):
     decay, no_decay = [], []
     for _, param in model.named_parameters():
@@ -770,11 +802,9 @@ def train(args, model, label, images, labels):
         header = {"format": "parity-dump", "version": 1,
                   "producer": f"dump_reference.py (torch {version})", "model": label,
                   "stats_only": bool(args.dump_stats_only),
-                  "num_classes": args.num_classes, "batch": list(images.shape),
-                  "steps": args.steps, "lr": lrs, "momentum": args.momentum,
-                  "weight_decay": args.weight_decay, "nesterov": bool(args.nesterov),
-                  "label_smoothing": args.label_smoothing, "decay_all": bool(args.decay_all),
-                  "seed": args.seed, "threads": args.threads, "float64": bool(args.float64)}
+                  "batch": list(images.shape), "steps": args.steps, "seed": args.seed,
+                  "threads": args.threads,
+                  **run_settings(args, lrs)}
         writer = DumpWriter(args.dump, header, args.dump_stats_only)
         recorder = Recorder(model, writer, what)
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -77,6 +79,25 @@ TensorStats parse_stats(const json& value, const std::string& where) {
   return stats;
 }
 
+// The settings' sections, by their names in the header.
+constexpr std::pair<const char*, std::map<std::string, std::string> RunSettings::*> kSettingSections[] = {
+    {"config", &RunSettings::config},
+    {"versions", &RunSettings::versions},
+    {"environment", &RunSettings::environment}};
+
+// A section as written by any producer: strings kept, other values as JSON text.
+std::map<std::string, std::string> setting_section(const json& object, const char* key,
+                                                   const std::string& where) {
+  std::map<std::string, std::string> section;
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return section;
+  if (!it->is_object())
+    throw manifest_error(std::string("the header's '") + key + "' is not an object", where);
+  for (const auto& [name, value] : it->items())
+    section[name] = value.is_string() ? value.get<std::string>() : value.dump();
+  return section;
+}
+
 }  // namespace
 
 std::string DumpRecord::describe() const {
@@ -88,12 +109,14 @@ std::string DumpRecord::describe() const {
 }
 
 std::string manifest_header_line(const DumpHeader& header) {
-  return json{{"format", kDumpFormat},
-              {"version", kDumpVersion},
-              {"producer", header.producer},
-              {"model", header.model},
-              {"stats_only", header.stats_only}}
-      .dump();
+  json line{{"format", kDumpFormat},
+            {"version", kDumpVersion},
+            {"producer", header.producer},
+            {"model", header.model},
+            {"stats_only", header.stats_only}};
+  for (const auto& [key, member] : kSettingSections)
+    if (!(header.settings.*member).empty()) line[key] = header.settings.*member;
+  return line.dump();
 }
 
 std::string manifest_record_line(const DumpRecord& record) {
@@ -125,6 +148,8 @@ DumpHeader parse_manifest_header(std::string_view line, const std::string& where
   if (object.contains("model") && object["model"].is_string()) header.model = object["model"];
   if (object.contains("stats_only") && object["stats_only"].is_boolean())
     header.stats_only = object["stats_only"];
+  for (const auto& [key, member] : kSettingSections)
+    header.settings.*member = setting_section(object, key, where);
   return header;
 }
 

@@ -76,6 +76,44 @@ TEST_CASE("parity compare: exit code 0 when every pair matches, 1 on a mismatch"
   }
 }
 
+TEST_CASE("parity compare: settings that differ are listed, and never fail a comparison",
+          "[e2e][compare]") {
+  TempDir dir;
+  fixture::DumpSpec ours, theirs;
+  ours.settings.config = {{"lr", "0.1"}, {"momentum", "0.9"}, {"nesterov", "false"}};
+  ours.settings.versions = {{"parity-train", "0.1.0"}};
+  ours.settings.environment = {{"OMP_NUM_THREADS", "1"}};
+  theirs.settings.config = {{"lr", "0.01"}, {"momentum", "0.9"}, {"nesterov", "false"}};
+  theirs.settings.versions = {{"torch", "1.13.0"}};
+  theirs.settings.environment = {{"OMP_NUM_THREADS", "1"}, {"CUBLAS_WORKSPACE_CONFIG", ":4096:8"}};
+  const auto a = fixture::write_dump(dir / "a", ours);
+  const auto b = fixture::write_dump(dir / "b", theirs);
+
+  const auto text = parity_cli({"compare", a.string(), b.string()});
+  INFO(text.err);
+  CHECK(text.exit_code == 0);  // the values match: settings are a lead, not a failure
+  CHECK(text.out.find("settings that differ: config: lr; versions: 2; environment: "
+                      "CUBLAS_WORKSPACE_CONFIG") != std::string::npos);
+  CHECK(text.out.find("momentum") == std::string::npos);  // equal on both sides: not listed
+
+  const auto json = parity_cli({"compare", a.string(), b.string(), "--format", "json"});
+  const auto settings = nlohmann::json::parse(json.out)["settings"];
+  REQUIRE(settings.size() == 4);
+  CHECK(settings[0] == nlohmann::json{{"section", "config"}, {"setting", "lr"}, {"a", "0.1"},
+                                      {"b", "0.01"}});
+  CHECK(settings[1]["setting"] == "parity-train");
+  CHECK(settings[1]["b"].is_null());
+  CHECK(settings[2]["setting"] == "torch");
+  CHECK(settings[2]["a"].is_null());
+  CHECK(settings[3] == nlohmann::json{{"section", "environment"},
+                                      {"setting", "CUBLAS_WORKSPACE_CONFIG"},
+                                      {"a", nullptr},
+                                      {"b", ":4096:8"}});
+
+  const auto same = parity_cli({"compare", a.string(), a.string()});
+  CHECK(same.out.find("settings that differ") == std::string::npos);
+}
+
 TEST_CASE("parity compare: plain .npy directories written by NumPy", "[e2e][compare]") {
   TempDir dir;
   fixture::run_numpy(R"(

@@ -106,6 +106,7 @@ std::filesystem::path write_dump(const std::filesystem::path& dir, const DumpSpe
   header.producer = "compare_tests";
   header.model = "small";
   header.stats_only = spec.stats_only;
+  header.settings = spec.settings;
   parity::importers::DumpWriter writer(dir, header);
   for (const DumpRecord& r : spec.records) {
     std::vector<float> values = values_of(r);

@@ -28,6 +28,7 @@ struct DumpSpec {
   std::vector<Plant> plants;
   bool stats_only = false;
   bool float64 = false;  // write every record as float64
+  parity::importers::RunSettings settings;  // the header's
 };
 
 std::filesystem::path write_dump(const std::filesystem::path& dir, const DumpSpec& spec);

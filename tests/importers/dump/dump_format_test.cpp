@@ -80,7 +80,7 @@ TEST_CASE("a written dump reads back record by record, and NumPy reads its array
   const std::vector<float> a{1.5f, -2.0f, 3.25f, 0.0f, 7.0f, -1.0f};
   const std::vector<double> loss{2.302585092994046};
   {
-    DumpWriter writer(dir / "dump", {"test", "resnet18", false});
+    DumpWriter writer(dir / "dump", {"test", "resnet18", false, {}});
     CHECK(writer.write(record("conv1", {2, 3}), a).file == "tensors/000000-s0-forward-conv1-output.npy");
     writer.write(record("loss", {}, "forward", "loss"), std::span<const double>(loss));
     CHECK(writer.records() == 2);
@@ -118,7 +118,7 @@ TEST_CASE("a stats-only dump has no arrays and says so when one is asked for", "
   TempDir dir;
   const std::vector<float> a{1, 2};
   {
-    DumpWriter writer(dir / "dump", {"test", "", true});
+    DumpWriter writer(dir / "dump", {"test", "", true, {}});
     CHECK_FALSE(writer.write(record("conv1", {2}), a).file.has_value());
   }
   CHECK(fs::is_empty(dir / "dump" / "tensors"));

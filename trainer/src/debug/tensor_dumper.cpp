@@ -26,7 +26,8 @@ DumpContents DumpContents::parse(std::string_view text) {
 TensorDumper::TensorDumper(Backend& backend, const DumpOptions& options)
     : backend_(backend),
       options_(options),
-      writer_(options.dir, {std::string("parity-train ") + kVersion, options.model, options.stats_only}) {}
+      writer_(options.dir, {std::string("parity-train ") + kVersion, options.model, options.stats_only,
+                                options.settings}) {}
 
 void TensorDumper::begin_step(std::int64_t step) {
   step_ = step;

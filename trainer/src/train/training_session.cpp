@@ -6,6 +6,7 @@
 
 #include "backend_choice.hpp"
 #include "checkpoint_match.hpp"
+#include "dump_settings.hpp"
 #include "log_numbers.hpp"
 #include "network_options.hpp"
 #include "parity/core/error.hpp"
@@ -50,6 +51,7 @@ TrainSummary TrainingSession::run() {
   build_model();
   build_optimizer();
   open_data();
+  add_observers();  // after open_data: a dump's header records the learning rates
   resume();
   if (world_size_ > 1) join_ranks();
   announce();
@@ -87,7 +89,6 @@ void TrainingSession::build_model() {
   bugs.plant(network, loss_options_);
   model_.emplace(*backend_, network, tracing_);
   bugs.check_planted();
-  add_observers();
   if (debug_.init_weights)
     print_foreign_weights(
         log_, "initial weights", *debug_.init_weights,
@@ -104,6 +105,7 @@ void TrainingSession::add_observers() {
   if (debug_.dump) {
     DumpOptions dump = *debug_.dump;
     dump.model = name_of(config_.net_name);
+    dump.settings = dump_settings(config_, learning_rates_, backend_->describe());
     auto writer = std::make_unique<TensorDumper>(*backend_, dump);
     dumper_ = writer.get();
     observers_.add(std::move(writer));

@@ -1,6 +1,10 @@
 #include "parity/analyzer/compare/compare_report.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "parity/analyzer/compare/record_json.hpp"
@@ -130,6 +134,37 @@ Table unpaired_table(const DumpComparison& c, bool all, std::size_t& more) {
   return table;
 }
 
+// "config: lr, momentum; versions: 4; environment: OMP_NUM_THREADS": the
+// settings a port should match by name, the versions (expected to differ) by count.
+std::string settings_summary(const DumpComparison& c) {
+  std::map<std::string, std::vector<std::string>> by_section;
+  for (const SettingDifference& d : c.settings) by_section[d.section].push_back(d.name);
+  std::string text;
+  for (const char* section : {"config", "versions", "environment"}) {
+    const auto it = by_section.find(section);
+    if (it == by_section.end()) continue;
+    if (!text.empty()) text += "; ";
+    text += std::string(section) + ": ";
+    if (it->first == "versions") {
+      text += std::to_string(it->second.size());
+      continue;
+    }
+    for (std::size_t i = 0; i < it->second.size(); ++i) text += (i ? ", " : "") + it->second[i];
+  }
+  return text + " (listed at the end)";
+}
+
+// The settings that differ, for the Document.
+Table settings_table(const DumpComparison& c) {
+  Table table{{"section", "setting", "A", "B"}, {}, {false, false, false, false}};
+  const auto shown = [](const std::optional<std::string>& value) {
+    return value ? *value : std::string("(not recorded)");
+  };
+  for (const SettingDifference& d : c.settings)
+    table.rows.push_back({d.section, d.name, shown(d.a), shown(d.b)});
+  return table;
+}
+
 std::string unpaired_note(std::size_t more) {
   return "... and " + std::to_string(more) + " more (--all lists every one)";
 }
@@ -148,6 +183,7 @@ Document compare_document(const DumpComparison& c, bool all) {
   if (c.has_phases())
     fields.push_back({"first mismatch in update",
                       divergence_entry(c, c.first_update, c.first_structural_update)});
+  if (!c.settings.empty()) fields.push_back({"settings that differ", settings_summary(c)});
   fields.push_back({"read", format_throughput(c.bytes_read, c.seconds)});
   doc.fields(std::move(fields));
   if (c.statistics_only() > 0)
@@ -174,6 +210,10 @@ Document compare_document(const DumpComparison& c, bool all) {
     doc.heading("No counterpart (warnings, not failures)", 2, "unpaired");
     doc.table(std::move(lonely));
     if (more > 0) doc.paragraph(unpaired_note(more));
+  }
+  if (!c.settings.empty()) {
+    doc.heading("Settings that differ (hyper-parameters, versions, environment)", 2, "settings");
+    doc.table(settings_table(c));
   }
   return doc;
 }
@@ -268,6 +308,12 @@ ordered_json compare_json(const DumpComparison& c) {
   }
   ordered_json structure = ordered_json::array();
   for (const StructuralDivergence& d : c.structure) structure.push_back(structural_json(c, d));
+  ordered_json settings = ordered_json::array();
+  for (const SettingDifference& d : c.settings)
+    settings.push_back({{"section", d.section},
+                        {"setting", d.name},
+                        {"a", d.a ? ordered_json(*d.a) : ordered_json(nullptr)},
+                        {"b", d.b ? ordered_json(*d.b) : ordered_json(nullptr)}});
   return {{"first_mismatch",
            {{"forward", first_json(c, c.first_forward, c.first_structural_forward)},
             {"backward", first_json(c, c.first_backward, c.first_structural_backward)},
@@ -288,6 +334,7 @@ ordered_json compare_json(const DumpComparison& c) {
             {"bytes_read", c.bytes_read},
             {"seconds", c.seconds}}},
           {"structure", structure},
+          {"settings", settings},
           {"records", records}};
 }
 

@@ -182,6 +182,7 @@ DumpComparison compare_dumps(const TensorDump& a, const TensorDump& b,
     result.first_structural_backward = first_structural(result, "backward");
     result.first_structural_update = first_structural(result, "update");
   }
+  result.settings = diff_settings(a.header().settings, b.header().settings);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "parity/core/dtype.hpp"
+#include "parity/importers/dump/run_settings.hpp"
 #include "parity/importers/dump/tensor_stats.hpp"
 
 namespace parity::importers {
@@ -23,6 +24,7 @@ struct DumpHeader {
   std::string producer;  // "parity-train 0.1.0"
   std::string model;     // "resnet50"
   bool stats_only = false;
+  RunSettings settings;  // the header's config, versions and environment objects
 };
 
 struct DumpRecord {

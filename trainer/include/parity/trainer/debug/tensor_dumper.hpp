@@ -33,6 +33,7 @@ struct DumpOptions {
   DumpContents what;
   bool stats_only = false;
   std::string model;     // recorded in the header ("resnet50")
+  importers::RunSettings settings;  // recorded in the header too
 };
 
 class TensorDumper final : public TensorObserver {

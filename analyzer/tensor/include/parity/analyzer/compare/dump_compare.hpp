@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parity/analyzer/compare/settings_diff.hpp"
 #include "parity/analyzer/compare/stats_diff.hpp"
 #include "parity/analyzer/compare/structure_alignment.hpp"
 #include "parity/analyzer/parallel_for.hpp"
@@ -71,6 +72,9 @@ struct DumpComparison {
   std::vector<StructuralDivergence> structure;
   std::optional<std::size_t> first_structural_forward, first_structural_backward,
       first_structural_update;
+  // Where the two headers' recorded settings differ (a dump with a manifest
+  // on both sides; informative, never a failure).
+  std::vector<SettingDifference> settings;
   std::uint64_t bytes_read = 0;  // of values compared element by element
   double seconds = 0;
 
