@@ -16,15 +16,18 @@ constexpr const char* kGpuTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIV
 }  // namespace
 
 NsysProcesses::NsysProcesses(NsysSource& source) : source_(source) {
-  std::set<std::int64_t> cuda_processes;
-  const auto add = [&](const char* name, std::initializer_list<std::string_view> columns) {
+  std::set<std::int64_t> gpu_processes;
+  for (const char* name : kGpuTables)
     if (auto table = NsysTable::open(source_.db(), name))
-      cuda_processes.merge(table->distinct_processes(columns));
-  };
-  for (const char* name : kGpuTables) add(name, {"globalPid"});
-  add("CUPTI_ACTIVITY_KIND_RUNTIME", {"globalTid"});
-  for (const std::int64_t process : cuda_processes)
-    ranks_.emplace(process, static_cast<std::int64_t>(ranks_.size()));
+      gpu_processes.merge(table->distinct_processes({"globalPid"}));
+  std::int64_t next = 0;
+  for (const std::int64_t process : gpu_processes) {
+    ranks_[process] = next;
+    correlation_spaces_[process] = next++;
+  }
+  if (auto calls = NsysTable::open(source_.db(), "CUPTI_ACTIVITY_KIND_RUNTIME"))
+    for (const std::int64_t process : calls->distinct_processes({"globalTid"}))
+      if (correlation_spaces_.emplace(process, next).second) ++next;
   read_names();
 }
 
@@ -55,9 +58,11 @@ std::optional<std::int64_t> NsysProcesses::rank(std::int64_t process) const {
 std::optional<std::int64_t> NsysProcesses::correlation(std::optional<std::int64_t> id,
                                                        std::int64_t process) const {
   if (!id) return std::nullopt;
+  const auto space = correlation_spaces_.find(nsys_process(process));
   // Unsigned, so that ids no real export has wrap rather than overflow.
-  const auto rank_part = static_cast<std::uint64_t>(rank(process).value_or(0)) << 32;
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(*id) + rank_part);
+  const auto offset =
+      static_cast<std::uint64_t>(space != correlation_spaces_.end() ? space->second : 0) << 32;
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(*id) + offset);
 }
 
 std::string NsysProcesses::process_name(std::int64_t process) const {

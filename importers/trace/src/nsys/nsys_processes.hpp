@@ -1,10 +1,13 @@
 // The processes and threads of an Nsight Systems export as Parity tracks.
 // One export may hold several processes (the ranks of a data-parallel run
 // profiled together): each gets its own thread, stream and collective
-// tracks. The processes with CUDA activity (GPU rows or CUDA API calls) are
-// the ranks, numbered in the order of their PIDs; their correlation ids, which
-// nsys keeps unique per process only, are made unique in the trace by adding
-// rank * 2^32.
+// tracks. The processes with GPU activity (kernels, copies, sets or
+// synchronisations) are the ranks, numbered in the order of their PIDs; a
+// process that only calls the CUDA API (a launcher asking for the device's
+// properties, as pytest's helpers do) keeps its calls but is no rank. The
+// ranks' correlation ids, which nsys keeps unique per process only, are made
+// unique in the trace by adding rank * 2^32, and those of the processes that
+// are no rank by adding (rank count + their place in PID order) * 2^32.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +46,9 @@ class NsysProcesses {
 
   NsysSource& source_;
   std::map<std::int64_t, std::int64_t> ranks_;  // process -> rank
+  // process -> what its correlation ids are offset by, in units of 2^32: the
+  // rank, or for a process that only calls the CUDA API, a number after the ranks'.
+  std::map<std::int64_t, std::int64_t> correlation_spaces_;
   std::map<std::int64_t, std::string> process_names_, thread_names_;
 };
 
