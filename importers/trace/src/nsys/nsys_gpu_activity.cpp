@@ -35,10 +35,14 @@ std::optional<GpuActivityRow> common_row(NsysSource& source, NsysProcesses& proc
   const std::int64_t process = row.integer_or(columns.process, 0);
   const std::int64_t device = row.integer_or(columns.device, 0);
   const auto stream = row.integer(columns.stream);
+  // CUPTI writes 0xFFFFFFFF for "no stream" (an event's or a context's
+  // synchronisation): such rows go on the GPU's own lane.
+  constexpr std::int64_t kNoStream = 0xFFFFFFFF;
+  const bool on_stream = stream && *stream >= 0 && *stream != kNoStream;
   GpuActivityRow out;
-  out.track = stream && *stream >= 0 ? processes.stream(process, device, *stream)
-                                     : processes.lane(process, "GPU " + std::to_string(device),
-                                                      profiler::TrackKind::kGpuDevice);
+  out.track = on_stream ? processes.stream(process, device, *stream)
+                        : processes.lane(process, "GPU " + std::to_string(device),
+                                         profiler::TrackKind::kGpuDevice);
   out.start_ns = start;
   out.dur_ns = *duration;
   out.correlation_id = processes.correlation(row.integer(columns.correlation), process);
