@@ -5,8 +5,8 @@ namespace {
 
 using profiler::ApiKind;
 
-// ENUM_NSYS_EVENT_CLASS values of CUPTI_ACTIVITY_KIND_RUNTIME rows.
-constexpr std::int64_t kCudaRuntime = 0, kCudaDriver = 1, kCudaBacktrace = 67;
+// ENUM_NSYS_EVENT_CLASS values of CUPTI_ACTIVITY_KIND_RUNTIME and OSRT_API rows.
+constexpr std::int64_t kCudaRuntime = 0, kCudaDriver = 1, kOsRuntime = 27, kCudaBacktrace = 67;
 
 // Runtime or driver: from eventClass, or, in exports without it, from the
 // name (the runtime's functions are cuda*, the driver's cu*).
@@ -69,11 +69,19 @@ void read_nsys_cuda_api(NsysSource& source, NsysProcesses& processes) {
 void read_nsys_os_runtime(NsysSource& source, NsysProcesses& processes) {
   auto table = source.table("OSRT_API");
   if (!table) return;
+  const auto labels = source.enum_labels("ENUM_NSYS_EVENT_CLASS");
   const int start = table->required({"start"});
   const int end = table->required({"end"});
   const int name = table->required({"nameId"});
   const int thread = table->column({"globalTid"});
+  const int event_class = table->column({"eventClass"});
   table->for_each("start", [&](const NsysRow& row) {
+    // Rows of other classes are nsys's own zero-length markers of when OS
+    // runtime tracing started and finished (31, 32), on no thread of the
+    // program: read as calls, the first would become the trace's time 0.
+    if (const auto kind = row.integer(event_class); kind && *kind != kOsRuntime)
+      return source.skip("OSRT_API rows of " + class_name(labels, *kind) +
+                         ": nsys's markers, not calls");
     const auto begin = row.integer_or(start, 0);
     const auto duration = nsys_duration(begin, row.integer(end));
     if (!duration)
