@@ -1,5 +1,7 @@
 #include "nsys/nsys_meta.hpp"
 
+#include <map>
+
 namespace parity::importers::trace {
 namespace {
 
@@ -31,16 +33,26 @@ void read_gpus(NsysSource& source) {
   source.assembly().set_meta("gpu.count", std::to_string(count));
 }
 
-// name/value tables, each row into meta as `prefix` + name.
-void read_name_values(NsysSource& source, const std::string& table_name,
+// A name/value table into meta, each name as `prefix` + name. A name that
+// repeats (CAPTURE_EVENT_TYPE, once per kind of event traced) keeps its
+// values joined by ", ". The profiled processes' environment variables are
+// left out: they are no fact about the run Parity reads, and may hold secrets.
+void read_name_values(NsysSource& source, std::optional<NsysTable> table,
                       const std::string& prefix) {
-  auto table = source.table(table_name);
   if (!table) return;
   const int name = table->required({"name"});
   const int value = table->column({"value"});
+  std::map<std::string, std::string> values;
   table->for_each({}, [&](const NsysRow& row) {
-    source.assembly().set_meta(prefix + row.text(name).value_or(""), row.text(value).value_or(""));
+    const std::string key = row.text(name).value_or("");
+    if (key.ends_with("ENVIRONMENT_VARIABLE"))
+      return source.skip("environment variables of the profiled processes (" + table->name() +
+                         ", left out of the trace)");
+    const std::string text = row.text(value).value_or("");
+    const auto [it, first] = values.emplace(key, text);
+    if (!first) it->second += ", " + text;
   });
+  for (const auto& [key, text] : values) source.assembly().set_meta(prefix + key, text);
 }
 
 void read_host(NsysSource& source) {
@@ -73,8 +85,12 @@ std::optional<std::int64_t> read_session_start(NsysSource& source) {
 std::optional<std::int64_t> read_nsys_meta(NsysSource& source) {
   read_gpus(source);
   read_host(source);
-  read_name_values(source, "META_DATA_EXPORT", "import.nsys.export.");
-  read_name_values(source, "META_DATA_CAPTURE", "import.nsys.capture.");
+  // EXPORT_META_DATA is the older releases' name (2022.2's); its keys are
+  // mostly the same (EXPORT_OUTUPT_FILE is spelled so by nsys).
+  auto exported = source.table("META_DATA_EXPORT");
+  read_name_values(source, exported ? std::move(exported) : source.table("EXPORT_META_DATA"),
+                   "import.nsys.export.");
+  read_name_values(source, source.table("META_DATA_CAPTURE"), "import.nsys.capture.");
   return read_session_start(source);
 }
 
