@@ -55,6 +55,20 @@ void add_notes(NsysSource& source, const NsysProcesses& processes) {
         processes.rank_list() + "); every analysis sees them as one trace");
 }
 
+// A capture without CUDA or NVTX tracing (nsys profile --trace=osrt, or one
+// whose program never ran) leaves an export of metadata only: nsys writes no
+// table it has no rows for, so there are no CUPTI_ACTIVITY_KIND_* tables.
+void refuse_if_empty(NsysSource& source, const std::filesystem::path& path) {
+  if (!source.assembly().empty()) return;
+  throw Error(
+      "an Nsight Systems export with no events Parity reads: no CUDA kernels, copies or API "
+      "calls (CUPTI_ACTIVITY_KIND_* tables), NVTX ranges (NVTX_EVENTS) or OS runtime calls "
+      "(OSRT_API)",
+      path.string(),
+      "was the program traced, and did it run? profile it with nsys profile "
+      "--trace=cuda,nvtx,osrt; nsys leaves out the tables of what it did not record");
+}
+
 }  // namespace
 
 bool is_nsys_export(const std::filesystem::path& path) {
@@ -93,6 +107,7 @@ void read_nsys_sqlite(const std::filesystem::path& in, const ImportOptions& opti
   progress(3);
   read_nsys_nvtx(source, processes);
   read_nsys_os_runtime(source, processes);
+  refuse_if_empty(source, in);
   progress(4);
   count_unread_tables(source);
   add_notes(source, processes);
