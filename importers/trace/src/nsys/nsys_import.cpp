@@ -50,7 +50,7 @@ void add_notes(NsysSource& source, const NsysProcesses& processes) {
         "NCCL's NVTX payloads are not read");
   if (processes.rank_count() > 1)
     source.note(
-        "several processes with CUDA activity, read as the ranks of one run in the "
+        "several processes with GPU activity, read as the ranks of one run in the "
         "order of their PIDs (" +
         processes.rank_list() + "); every analysis sees them as one trace");
 }
