@@ -77,8 +77,8 @@ void read_nsys_os_runtime(NsysSource& source, NsysProcesses& processes) {
   const int event_class = table->column({"eventClass"});
   table->for_each("start", [&](const NsysRow& row) {
     // Rows of other classes are nsys's own zero-length markers of when OS
-    // runtime tracing started and finished (31, 32), on no thread of the
-    // program: read as calls, the first would become the trace's time 0.
+    // runtime tracing started and finished (31, 32), on thread id 0: read as
+    // calls, the first would become the trace's time 0.
     if (const auto kind = row.integer(event_class); kind && *kind != kOsRuntime)
       return source.skip("OSRT_API rows of " + class_name(labels, *kind) +
                          ": nsys's markers, not calls");

@@ -55,9 +55,9 @@ void add_notes(NsysSource& source, const NsysProcesses& processes) {
         processes.rank_list() + "); every analysis sees them as one trace");
 }
 
-// A capture without CUDA or NVTX tracing (nsys profile --trace=osrt, or one
-// whose program never ran) leaves an export of metadata only: nsys writes no
-// table it has no rows for, so there are no CUPTI_ACTIVITY_KIND_* tables.
+// A capture that traced none of CUDA, NVTX and OS runtime calls, or whose
+// program never ran, leaves an export of metadata only: nsys writes no table
+// it has no rows for, so there are no CUPTI_ACTIVITY_KIND_* tables at all.
 void refuse_if_empty(NsysSource& source, const std::filesystem::path& path) {
   if (!source.assembly().empty()) return;
   throw Error(
