@@ -122,8 +122,8 @@ std::map<std::string, std::int64_t> launches_of_kernels(TraceReader& trace) {
   std::map<std::string, std::int64_t> launches;
   for (const auto& row : schema::read_all<schema::kTable<StoredGpuActivityRow>>(trace.db()))
     if (row.kind == GpuActivityKind::kKernel) {
-      const auto call = row.correlation_id ? call_names.find(*row.correlation_id)
-                                           : call_names.end();
+      const auto call =
+          row.correlation_id ? call_names.find(*row.correlation_id) : call_names.end();
       ++launches[call != call_names.end() ? call->second : "(none)"];
     }
   return launches;
@@ -202,9 +202,10 @@ TEST_CASE("real nsys 2024.6 export (NVIDIA/Fuser, one H200): every row as sqlite
   CHECK_THAT(info.out, Catch::Contains("api_call                968"));
 }
 
-TEST_CASE("real nsys 2025.1 export (NVIDIA/Fuser, pytest): a process that only calls the CUDA "
-          "API is no rank",
-          "[e2e]") {
+TEST_CASE(
+    "real nsys 2025.1 export (NVIDIA/Fuser, pytest): a process that only calls the CUDA "
+    "API is no rank",
+    "[e2e]") {
   Imported imported;
   import_capture(imported, "2025.1-fuser-report1");
   TraceReader trace(imported.db);
@@ -222,9 +223,9 @@ TEST_CASE("real nsys 2025.1 export (NVIDIA/Fuser, pytest): a process that only c
     CHECK_FALSE(trace.string(track.name).starts_with("rank "));
   // Both processes number their correlation ids from 1: every kernel must
   // still find its own process's launch.
-  CHECK(launches_of_kernels(trace) ==
-        std::map<std::string, std::int64_t>{
-            {"cuLaunchKernel", 6}, {"cuLaunchKernelEx", 3}, {"cudaLaunchKernel", 9}});
+  CHECK(launches_of_kernels(trace) == std::map<std::string, std::int64_t>{{"cuLaunchKernel", 6},
+                                                                          {"cuLaunchKernelEx", 3},
+                                                                          {"cudaLaunchKernel", 9}});
 
   const Totals kernels = gpu_totals(trace, GpuActivityKind::kKernel);
   CHECK((kernels.count == 18 && kernels.dur_ns == 10'167'602));
@@ -240,9 +241,10 @@ TEST_CASE("real nsys 2025.1 export (NVIDIA/Fuser, pytest): a process that only c
   CHECK(trace.meta_value("clock_origin_unix_ns") == "1741793820762215418");
 }
 
-TEST_CASE("real nsys 2022.2 export (pipit saxpy, MPI rank 0): EXPORT_META_DATA, textId names, "
-          "backtraces",
-          "[e2e]") {
+TEST_CASE(
+    "real nsys 2022.2 export (pipit saxpy, MPI rank 0): EXPORT_META_DATA, textId names, "
+    "backtraces",
+    "[e2e]") {
   Imported imported;
   import_capture(imported, "2022.2-pipit-saxpy-mpi-cuda");
   TraceReader trace(imported.db);
@@ -286,9 +288,10 @@ TEST_CASE("real nsys 2022.2 export (pipit saxpy, MPI rank 0): EXPORT_META_DATA, 
   CHECK(trace.meta_value("clock_origin_unix_ns") == "1687813257702415328");
 }
 
-TEST_CASE("real nsys 2024.5 export (pipit CloverLeaf, 4 GPUs): OS runtime calls and "
-          "synchronisations without a stream",
-          "[e2e]") {
+TEST_CASE(
+    "real nsys 2024.5 export (pipit CloverLeaf, 4 GPUs): OS runtime calls and "
+    "synchronisations without a stream",
+    "[e2e]") {
   Imported imported;
   import_capture(imported, "2024.5-pipit-cloverleaf-cuda");
   TraceReader trace(imported.db);
@@ -341,9 +344,10 @@ TEST_CASE("real nsys 2026.1 export without CUPTI tables (JACC.jl) is refused cle
                 "no CUDA kernels, copies or API calls (CUPTI_ACTIVITY_KIND_* tables)");
 }
 
-TEST_CASE("parity report on real nsys exports: refused without step ranges, right once one is "
-          "added",
-          "[e2e]") {
+TEST_CASE(
+    "parity report on real nsys exports: refused without step ranges, right once one is "
+    "added",
+    "[e2e]") {
   // None of the captures marks its steps with NVTX: report says so.
   for (const char* name : {"2022.2-pipit-saxpy-mpi-cuda", "2024.5-pipit-cloverleaf-cuda",
                            "2024.6-fuser-report1", "2025.1-fuser-report1"}) {
