@@ -32,7 +32,7 @@ TEST_CASE("the step trace reads 10 ns ticks, skips the average row, finds reduce
       "2,200,300,100,205,290,5,85,10,0,0,0\n"
       "-,150,250,100,157,235,7,77,15,7,90,98\n",
       "s.csv");
-  const auto steps = parse_step_trace(table);
+  const auto steps = parse_step_trace(table).steps;
   REQUIRE(steps.size() == 2);
   CHECK(steps[0].start_ns == 1000);
   CHECK(steps[0].fp_ns == 1100);

@@ -135,6 +135,14 @@ void read_args(od::object args, ChromeEvent& event) {
       event.input_elements = integer_of(value);
     } else if (key == "dtype") {
       if (value.get_string().get(event.input_type) != simdjson::SUCCESS) event.input_type = {};
+    } else if (key == "fullname") {
+      if (value.get_string().get(event.full_name) != simdjson::SUCCESS) event.full_name = {};
+    } else if (key == "count") {
+      event.element_count = integer_of(value);
+    } else if (key == "data_type") {
+      if (value.get_string().get(event.data_type) != simdjson::SUCCESS) event.data_type = {};
+    } else if (key == "Task Type") {
+      if (value.get_string().get(event.task_type) != simdjson::SUCCESS) event.task_type = {};
     } else if (key == "name" && event.phase == 'M') {
       if (value.get_string().get(event.label) != simdjson::SUCCESS) event.label = {};
     }

@@ -41,6 +41,12 @@ struct ChromeEvent {
   std::optional<std::int64_t> input_elements;
   std::string_view input_type;
   std::vector<std::pair<std::string_view, double>> counter_values;  // 'C' events: args
+  // MindSpore's and CANN's args: the op's scoped name ("Gradients/Default/.../
+  // ReluGrad-op3"); an HCCL op's element count and type ("FP32"); an Ascend
+  // hardware task's type ("AI_CORE", "SDMA_SQE")
+  std::string_view full_name;
+  std::optional<std::int64_t> element_count;
+  std::string_view data_type, task_type;
 };
 
 class ChromeEventParser {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "chrome/chrome_event.hpp"
 #include "parity/core/error.hpp"
 
 namespace parity::importers::trace {
@@ -15,6 +16,15 @@ constexpr const char* kHint =
 
 std::string at_line(const std::string& where, std::size_t line) {
   return where + ", line " + std::to_string(line);
+}
+
+// Without the spaces and tabs around it: CANN ends some cells with a tab
+// ("1736408883704643.212\t"), MindSpore's older text tables put a space
+// after each comma ("op_name, stream_id").
+std::string_view trimmed(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
 // One line's cells; `line` only for errors. A quoted cell may hold commas and
@@ -58,13 +68,46 @@ bool CsvTable::has_column(std::string_view name) const {
 }
 
 std::int64_t CsvTable::integer(const CsvRow& row, std::size_t column) const {
-  const std::string& cell = row.cells.at(column);
+  const std::string_view cell = trimmed(row.cells.at(column));
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(cell.data(), cell.data() + cell.size(), value);
   if (error != std::errc() || end != cell.data() + cell.size() || cell.empty())
-    throw Error("column \"" + header.at(column) + "\" holds \"" + cell + "\", not a whole number",
+    throw Error("column \"" + header.at(column) + "\" holds \"" + std::string(cell) +
+                    "\", not a whole number",
                 at_line(where, row.line), kHint);
   return value;
+}
+
+std::int64_t CsvTable::decimal_ns(const CsvRow& row, std::size_t column, int digits_to_ns) const {
+  const std::string_view cell = trimmed(row.cells.at(column));
+  const auto ns = decimal_text_to_ns(cell, digits_to_ns);
+  if (!ns)
+    throw Error("column \"" + header.at(column) + "\" holds \"" + std::string(cell) +
+                    "\", not a non-negative decimal time",
+                at_line(where, row.line), kHint);
+  return *ns;
+}
+
+std::optional<std::int64_t> decimal_text_to_ns(std::string_view text, int digits_to_ns) {
+  if (text.empty() || text.front() == '-' || digits_to_ns < 3) return std::nullopt;
+  if (text.find_first_of("eE") != std::string_view::npos) {  // "5e-05": rare, a double
+    auto ns = microseconds_text_to_ns(text);
+    for (int i = 3; ns && i < digits_to_ns; ++i) *ns *= 10;
+    return ns;
+  }
+  // Moving the point right by the unit's extra digits turns ms into us, which
+  // microseconds_text_to_ns reads exactly.
+  std::string micros(text);
+  std::size_t dot = micros.find('.');
+  if (dot == std::string::npos) {
+    dot = micros.size();
+    micros += '.';
+  }
+  for (int i = 3; i < digits_to_ns; ++i, ++dot) {
+    if (dot + 1 == micros.size()) micros += '0';
+    std::swap(micros[dot], micros[dot + 1]);
+  }
+  return microseconds_text_to_ns(micros);
 }
 
 void for_each_line(std::string_view text,
@@ -86,6 +129,7 @@ CsvTable parse_csv(std::string_view text, std::string where) {
   for_each_line(text, [&](std::size_t line, std::string_view content) {
     std::vector<std::string> cells = split_cells(content, table.where, line);
     if (table.header.empty()) {
+      for (std::string& cell : cells) cell = std::string(trimmed(cell));
       table.header = std::move(cells);
       return;
     }

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "mindspore/mindspore_op_statistic.hpp"
 #include "mindspore/mindspore_profile_dir.hpp"
 #include "mindspore/mindspore_queue_rows.hpp"
 #include "mindspore/mindspore_step_rows.hpp"
 #include "mindspore/mindspore_timeline.hpp"
+#include "mindspore/mindspore_timeline_data.hpp"
 #include "parity/core/error.hpp"
 
 namespace parity::importers::trace {
@@ -38,6 +40,51 @@ const MindSporeRankFiles& chosen_rank(const fs::path& dir,
               "the folder has ranks " + rank_list(ranks));
 }
 
+// World size where the folder shows it: ranks 0..n-1 all present. Early 1.x
+// named the files by device id, so a lone rank 1 says nothing of the others.
+std::optional<std::int64_t> world_size_of(const std::vector<MindSporeRankFiles>& ranks) {
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    if (ranks[i].rank != static_cast<std::int64_t>(i)) return std::nullopt;
+  return static_cast<std::int64_t>(ranks.size());
+}
+
+// The shift that puts the step trace on the timeline's clock: MindSpore
+// 0.5-1.x moved the timeline JSON's times to begin near 0, and its
+// output_timeline_data file keeps the device's times, which the step trace
+// shares. 0 (with a note where they do not meet) without that file.
+std::int64_t step_trace_shift(const MindSporeRankFiles& files, const TimelineOptions& timeline,
+                              const TimelineOps& ops, const std::vector<StepTraceStep>& steps,
+                              ImportSummary& summary) {
+  if (files.timeline.empty() || steps.empty()) return 0;
+  const std::optional<TimelineAnchor>& anchor = timeline.anchor;
+  if (anchor && ops.anchor_ns) {
+    summary.notes.push_back("the timeline's times moved to the step trace's clock by " +
+                            files.timeline_data.filename().string() + " (its first op, " +
+                            anchor->op + ")");
+    return *ops.anchor_ns - anchor->start_ns;
+  }
+  const bool apart = ops.earliest_op_ns && (*ops.earliest_op_ns < steps.front().start_ns ||
+                                            *ops.earliest_op_ns > steps.back().end_ns);
+  if (apart)
+    summary.notes.push_back(
+        "the timeline's clock does not meet the step trace's, and no output_timeline_data "
+        "file ties them: the ops lie outside their steps");
+  return 0;
+}
+
+void shift_steps(std::vector<StepTraceStep>& steps, std::int64_t by) {
+  for (StepTraceStep& step : steps) {
+    step.start_ns += by;
+    step.end_ns += by;
+    step.fp_ns += by;
+    if (step.bp_ns) *step.bp_ns += by;
+    for (StepTraceReduce& reduce : step.reduces) {
+      reduce.start_ns += by;
+      reduce.end_ns += by;
+    }
+  }
+}
+
 void read_profile_dir(const fs::path& dir, const ImportOptions& options, TraceAssembly& assembly,
                       ImportSummary& summary) {
   const std::vector<MindSporeRankFiles> ranks = find_mindspore_ranks(dir);
@@ -53,16 +100,24 @@ void read_profile_dir(const fs::path& dir, const ImportOptions& options, TraceAs
                 "folder, or give the timeline JSON alone (steps only, no phases)");
   summary.source = "MindSpore profiler (rank " + rank + ")";
   assembly.set_meta("rank", rank);
-  assembly.set_meta("world_size", std::to_string(ranks.back().rank + 1));
+  if (const auto world_size = world_size_of(ranks))
+    assembly.set_meta("world_size", std::to_string(*world_size));
 
+  TimelineOptions timeline{false, files.rank, std::nullopt};
+  if (!files.timeline_data.empty()) timeline.anchor = read_timeline_anchor(files.timeline_data);
   TimelineOps ops;
   if (!files.timeline.empty())
-    ops = read_mindspore_timeline(files.timeline, options, {false, files.rank}, assembly, summary);
+    ops = read_mindspore_timeline(files.timeline, options, timeline, assembly, summary);
   else
     summary.notes.push_back("no timeline (*_timeline_display_" + rank + ".json), so no ops");
-  const std::vector<StepTraceStep> steps = parse_step_trace(read_csv(files.step_trace));
-  add_step_trace(steps, ops.gradient_starts, files.rank, assembly, summary);
-  summary.events += steps.size();
+  StepTraceTable trace = parse_step_trace(read_csv(files.step_trace));
+  if (trace.rows_without_times > 0)
+    summary.not_imported["step trace rows with no times (the average row of a one-step trace)"] +=
+        trace.rows_without_times;
+  std::vector<StepTraceStep>& steps = trace.steps;
+  shift_steps(steps, step_trace_shift(files, timeline, ops, steps, summary));
+  add_step_trace(steps, ops, files.rank, assembly, summary);
+  summary.events += steps.size() + trace.rows_without_times;
 
   if (!files.queue_trace.empty()) {
     const auto records =
@@ -85,7 +140,15 @@ void read_profile_dir(const fs::path& dir, const ImportOptions& options, TraceAs
   summary.notes.push_back(
       "step trace times read as 10 ns ticks (MindSpore's GPU unit; Ascend's counter at 100 MHz)");
   summary.notes.push_back("collectives without their sizes: MindSpore's profiler records none");
+  const std::vector<std::string> unread = unread_files(files);
+  if (!unread.empty()) {
+    std::string names;
+    for (const std::string& name : unread) names += (names.empty() ? "" : ", ") + name;
+    summary.not_imported["files of the folder Parity does not read (" + names + ")"] +=
+        unread.size();
+  }
 }
+
 
 }  // namespace
 

@@ -19,11 +19,13 @@ struct NamePattern {
 constexpr NamePattern kPatterns[] = {
     {"ascend_timeline_display_", ".json", &MindSporeRankFiles::timeline},
     {"gpu_timeline_display_", ".json", &MindSporeRankFiles::timeline},
+    {"timeline_display_", ".json", &MindSporeRankFiles::timeline},
     {"step_trace_raw_", "_detail_time.csv", &MindSporeRankFiles::step_trace},
     {"device_queue_profiling_", ".txt", &MindSporeRankFiles::queue_trace},
     {"dataset_iterator_profiling_", ".txt", &MindSporeRankFiles::queue_trace},
     {"op_statistic_", ".csv", &MindSporeRankFiles::op_statistic},
     {"minddata_pipeline_raw_", ".csv", &MindSporeRankFiles::pipeline},
+    {"output_timeline_data_", ".txt", &MindSporeRankFiles::timeline_data},
 };
 
 // The rank in "<prefix><rank><suffix>"; nullopt for another name.
@@ -74,10 +76,33 @@ std::vector<MindSporeRankFiles> find_mindspore_ranks(const fs::path& dir) {
 
 std::vector<fs::path> files_of(const MindSporeRankFiles& rank) {
   std::vector<fs::path> files;
-  for (const fs::path* file :
-       {&rank.timeline, &rank.step_trace, &rank.queue_trace, &rank.op_statistic, &rank.pipeline})
+  for (const fs::path* file : {&rank.timeline, &rank.step_trace, &rank.queue_trace,
+                               &rank.op_statistic, &rank.pipeline, &rank.timeline_data})
     if (!file->empty()) files.push_back(*file);
   return files;
+}
+
+std::vector<std::string> unread_files(const MindSporeRankFiles& rank) {
+  const std::vector<fs::path> read = files_of(rank);
+  std::vector<fs::path> folders;
+  for (const fs::path& file : read)
+    if (std::find(folders.begin(), folders.end(), file.parent_path()) == folders.end())
+      folders.push_back(file.parent_path());
+  std::vector<std::string> unread;
+  std::error_code error;
+  for (const fs::path& folder : folders)
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
+      const std::string name = entry.path().filename().string();
+      const bool another_ranks = std::any_of(
+          std::begin(kPatterns), std::end(kPatterns), [&](const NamePattern& pattern) {
+            const auto of = rank_in(name, pattern);
+            return of && *of != rank.rank;
+          });
+      const bool read_here = std::find(read.begin(), read.end(), entry.path()) != read.end();
+      if (entry.is_regular_file(error) && !another_ranks && !read_here) unread.push_back(name);
+    }
+  std::sort(unread.begin(), unread.end());
+  return unread;
 }
 
 }  // namespace parity::importers::trace

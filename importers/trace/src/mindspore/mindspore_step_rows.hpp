@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mindspore/mindspore_step_trace.hpp"
+#include "mindspore/mindspore_timeline.hpp"
 #include "parity/importers/trace/trace_import.hpp"
 #include "trace_assembly.hpp"
 
@@ -17,10 +18,8 @@ namespace parity::importers::trace {
 // The track the steps and their phases are on.
 TrackId mindspore_steps_track(TraceAssembly& assembly);
 
-// `gradient_starts`: the timeline's gradient ops' starts, sorted (empty
-// without a timeline).
-void add_step_trace(const std::vector<StepTraceStep>& steps,
-                    const std::vector<std::int64_t>& gradient_starts, std::int64_t rank,
-                    TraceAssembly& assembly, ImportSummary& summary);
+// `ops`: the timeline's (empty without one), on the steps' clock.
+void add_step_trace(const std::vector<StepTraceStep>& steps, const TimelineOps& ops,
+                    std::int64_t rank, TraceAssembly& assembly, ImportSummary& summary);
 
 }  // namespace parity::importers::trace

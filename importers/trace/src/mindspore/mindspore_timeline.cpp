@@ -17,13 +17,35 @@ using profiler::TrackKind;
 
 // Lanes of base_timeline_generator.py.
 constexpr std::int64_t kStepsTid = 100000, kScopeTid = 100001;
-constexpr std::int64_t kHostCpuPid = 11000, kOverlapPid = 12000, kActivityPid = 13000;
+constexpr std::int64_t kAiCpuPid = 9000, kCommunicationPid = 10000, kHostCpuPid = 11000,
+                       kOverlapPid = 12000, kActivityPid = 13000;
+
+// The label of a lane's process where the timeline has no process_name
+// event (MindSpore 0.5-1.0 wrote none).
+std::string default_process_label(std::int64_t pid) {
+  switch (pid) {
+    case kAiCpuPid:
+      return "AI CPU";
+    case kCommunicationPid:
+      return "Communication";
+    case kHostCpuPid:
+      return "Host CPU";
+    default:
+      return "pid " + std::to_string(pid);
+  }
+}
 
 std::optional<std::int64_t> whole_number(std::string_view text) {
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
   return value;
+}
+
+// A lane's number: MindSpore 1.0 wrote tids as text ("519"). nullopt for a
+// lane named in words ("Stream #3", the GPU activity lanes).
+std::optional<std::int64_t> lane_number(const LaneId& lane) {
+  return lane.is_text ? whole_number(lane.text) : std::optional(lane.number);
 }
 
 // The instance number of "Conv2D-op12".
@@ -45,7 +67,9 @@ class TimelineImporter {
   void count(const std::string& what) { ++summary_.imported[what]; }
   void skip(const std::string& what) { ++summary_.not_imported[what]; }
   void complete(const ChromeEvent& event, std::int64_t start, std::int64_t dur);
-  void op(const ChromeEvent& event, std::int64_t start, std::int64_t dur);
+  void op(const ChromeEvent& event, std::int64_t tid, std::int64_t start, std::int64_t dur);
+  void communication(const ChromeEvent& event, std::int64_t tid, std::int64_t start,
+                     std::int64_t dur);
   void metadata(const ChromeEvent& event);
   TrackId lane(std::int64_t pid, std::int64_t tid, TrackKind kind);
 
@@ -67,15 +91,26 @@ TrackId TimelineImporter::lane(std::int64_t pid, std::int64_t tid, TrackKind kin
   return it->second;
 }
 
-void TimelineImporter::op(const ChromeEvent& event, std::int64_t start, std::int64_t dur) {
-  const std::int64_t pid = event.pid.number, tid = event.tid.number;
+void TimelineImporter::op(const ChromeEvent& event, std::int64_t tid, std::int64_t start,
+                          std::int64_t dur) {
+  const std::int64_t pid = event.pid.number;
   const bool host = pid == kHostCpuPid;
   const std::string_view type = op_type(event.name);
   assembly_.add_range(lane(pid, tid, host ? TrackKind::kHostThread : TrackKind::kGpuStream), start,
                       dur, assembly_.name(type), Category::kOp, op_instance(event.name));
   ++ops_.count_by_type[std::string(type)];
   if (host) return count("host CPU ops");
-  if (is_gradient_op(type)) ops_.gradient_starts.push_back(start);
+  const auto& anchor = options_.anchor;
+  if (anchor && event.name == anchor->op && tid == anchor->stream)
+    ops_.anchor_ns = std::min(start, ops_.anchor_ns.value_or(start));
+  ops_.earliest_op_ns = std::min(start, ops_.earliest_op_ns.value_or(start));
+  if (pid == kAiCpuPid) return count("AI CPU ops (pid 9000)");
+  ops_.op_starts.push_back(start);
+  // MindSpore scopes the backward pass's ops "Gradients/..." (args.fullname,
+  // 0.5-1.x Ascend); without it, the op's type tells.
+  const bool gradient = event.full_name.empty() ? is_gradient_op(type)
+                                                : event.full_name.starts_with("Gradients/");
+  if (gradient) ops_.gradient_starts.push_back(start);
   count("device ops");
   // Without a step trace the timeline's own collective ops are the collectives.
   const auto collective = collective_op_of(type);
@@ -85,10 +120,24 @@ void TimelineImporter::op(const ChromeEvent& event, std::int64_t start, std::int
   }
 }
 
+// A row of the Communication lane (pid 10000): a reduce of the step trace
+// ("stream_520_parallel_0" before MindSpore 0.7) or an HCCL op.
+void TimelineImporter::communication(const ChromeEvent& event, std::int64_t tid,
+                                     std::int64_t start, std::int64_t dur) {
+  if (!options_.steps_from_timeline)
+    return skip("communication rows (pid 10000: the step trace's reduce columns give them)");
+  const auto op = collective_op_of(op_type(event.name));
+  add_mindspore_collective(assembly_, op.value_or(profiler::CollectiveOp::kAllReduce), tid, start,
+                           dur, options_.rank);
+  count(op ? "collectives (pid 10000 communication rows)"
+           : "collectives (pid 10000 rows naming no op, read as AllReduce)");
+}
+
 void TimelineImporter::complete(const ChromeEvent& event, std::int64_t start, std::int64_t dur) {
-  if (event.tid.is_text || event.pid.number == kActivityPid) {  // "Stream #3": CUDA activity
+  const auto tid = lane_number(event.tid);
+  if (!tid || event.pid.number == kActivityPid) {  // "Stream #3": CUDA activity
     profiler::GpuActivityRow row;
-    row.track = lane(kActivityPid, event.tid.is_text ? 0 : event.tid.number, TrackKind::kGpuStream);
+    row.track = lane(kActivityPid, tid.value_or(0), TrackKind::kGpuStream);
     row.start_ns = start;
     row.dur_ns = dur;
     row.name = assembly_.name(event.name);
@@ -97,7 +146,8 @@ void TimelineImporter::complete(const ChromeEvent& event, std::int64_t start, st
   }
   if (event.pid.number == kOverlapPid)
     return skip("overlap analysis rows (pid 12000, derived from the ops)");
-  if (event.tid.number == kStepsTid) {
+  if (event.pid.number == kCommunicationPid) return communication(event, *tid, start, dur);
+  if (*tid == kStepsTid) {
     const auto step = whole_number(event.name);
     if (!options_.steps_from_timeline)
       return skip("timeline step rows (the step trace gives them)");
@@ -106,19 +156,19 @@ void TimelineImporter::complete(const ChromeEvent& event, std::int64_t start, st
                         assembly_.name("step " + std::to_string(*step)), Category::kStep, step);
     return count("steps (timeline Steps lane)");
   }
-  if (event.tid.number == kScopeTid) {
+  if (*tid == kScopeTid) {
     assembly_.add_range(lane(event.pid.number, kScopeTid, TrackKind::kHostThread), start, dur,
                         assembly_.name(event.name), Category::kLayer);
     return count("scopes (Scope Name lane)");
   }
-  op(event, start, dur);
+  op(event, *tid, start, dur);
 }
 
 void TimelineImporter::metadata(const ChromeEvent& event) {
   if (event.name == "process_name") {
     process_names_[event.pid.number] = std::string(event.label);
-  } else if (event.name == "thread_name" && !event.tid.is_text) {
-    thread_names_[{event.pid.number, event.tid.number}] = std::string(event.label);
+  } else if (event.name == "thread_name" && lane_number(event.tid)) {
+    thread_names_[{event.pid.number, *lane_number(event.tid)}] = std::string(event.label);
   } else {
     return skip("metadata other than process and thread names (sort order, labels)");
   }
@@ -143,13 +193,16 @@ TimelineOps TimelineImporter::finish() {
     const auto process = process_names_.find(pid);
     const auto thread = thread_names_.find(lane);
     const std::string label =
-        (process != process_names_.end() ? process->second : "pid " + std::to_string(pid)) + " / " +
-        (thread != thread_names_.end() ? thread->second : "stream " + std::to_string(tid));
+        (process != process_names_.end() ? process->second : default_process_label(pid)) +
+        " / " + (thread != thread_names_.end() ? thread->second : "stream " + std::to_string(tid));
     const bool device = pid != kHostCpuPid && tid != kScopeTid;
-    assembly_.describe_track(track, label, pid, tid, device ? std::optional(pid) : std::nullopt,
+    // Device ops' pid is the device; AI CPU ops run on the rank's device too.
+    const std::int64_t device_id = pid == kAiCpuPid ? options_.rank : pid;
+    assembly_.describe_track(track, label, pid, tid, device ? std::optional(device_id) : std::nullopt,
                              device ? std::optional(tid) : std::nullopt);
   }
   std::sort(ops_.gradient_starts.begin(), ops_.gradient_starts.end());
+  std::sort(ops_.op_starts.begin(), ops_.op_starts.end());
   return std::move(ops_);
 }
 
