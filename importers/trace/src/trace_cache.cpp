@@ -1,6 +1,7 @@
 // readable_trace: foreign traces converted once, beside the file, and reused.
 #include <unistd.h>
 
+#include "ascend/ascend_import.hpp"
 #include "mindspore/mindspore_import.hpp"
 #include "parity/core/error.hpp"
 #include "parity/importers/trace/trace_import.hpp"
@@ -18,14 +19,18 @@ std::string file_stamp(const std::filesystem::path& file) {
 
 }  // namespace
 
-// A folder (MindSpore's profiler output): every profiler file it holds, by name.
+// A folder (MindSpore's or CANN's profiler output): every profiler file it
+// holds, by name.
 std::string source_stamp(const std::filesystem::path& source) {
   std::string stamp;
-  if (std::filesystem::is_directory(source))
-    for (const std::filesystem::path& file : mindspore_profile_files(source))
-      stamp += file.filename().string() + " " + file_stamp(file) + " ";
-  else
+  if (std::filesystem::is_directory(source)) {
+    std::vector<std::filesystem::path> files = ascend_output_files(source);
+    if (files.empty()) files = mindspore_profile_files(source);
+    for (const std::filesystem::path& file : files)
+      stamp += file.lexically_relative(source).string() + " " + file_stamp(file) + " ";
+  } else {
     stamp = file_stamp(source) + " ";
+  }
   return stamp + "importer=" + std::to_string(kImporterVersion);
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <fstream>
 
+#include "ascend/ascend_import.hpp"
 #include "chrome/chrome_import.hpp"
 #include "mindspore/mindspore_import.hpp"
 #include "mindspore/mindspore_timeline.hpp"
@@ -23,6 +24,8 @@ std::string_view format_name(TraceFormat format) {
       return "Chrome trace-event JSON";
     case TraceFormat::kMindSporeProfiler:
       return "MindSpore profiler output";
+    case TraceFormat::kAscendProfilerOutput:
+      return "Ascend profiler output (ASCEND_PROFILER_OUTPUT)";
     case TraceFormat::kNsysSqlite:
       return "Nsight Systems SQLite export";
   }
@@ -48,9 +51,11 @@ std::string head_of(const std::filesystem::path& path) {
 
 std::optional<TraceFormat> sniff_trace_format(const std::filesystem::path& path) {
   std::error_code error;
-  if (std::filesystem::is_directory(path, error))
+  if (std::filesystem::is_directory(path, error)) {
+    if (is_ascend_output_dir(path)) return TraceFormat::kAscendProfilerOutput;
     return is_mindspore_profile_dir(path) ? std::optional(TraceFormat::kMindSporeProfiler)
                                           : std::nullopt;
+  }
   const std::string bytes = head_of(path);
   if (looks_like_mindspore_timeline(bytes)) return TraceFormat::kMindSporeProfiler;
   if (bytes.starts_with(std::string_view("SQLite format 3\0", 16)))
@@ -69,15 +74,16 @@ TraceFormat detect_trace_format(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, error))
     throw Error("a folder without MindSpore profiler files", path.string(),
                 "Parity reads a MindSpore profiler/ folder (step_trace_raw_<rank>_detail_time.csv, "
-                "*_timeline_display_<rank>.json); other traces are single files");
+                "*_timeline_display_<rank>.json), or an Ascend profiler's <name>_ascend_ms / "
+                "<name>_ascend_pt folder (ASCEND_PROFILER_OUTPUT/); other traces are single files");
   if (!std::filesystem::is_regular_file(path, error))
     throw Error("cannot open the trace: no such file", path.string(), "check the path");
   throw Error(std::filesystem::file_size(path, error) == 0 ? "the file is empty"
                                                            : "not a trace Parity reads",
               path.string(),
               "Parity reads its own trace databases, PyTorch profiler traces "
-              "(export_chrome_trace .json or .json.gz), Nsight Systems SQLite exports and "
-              "MindSpore profiler folders");
+              "(export_chrome_trace .json or .json.gz), Nsight Systems SQLite exports, "
+              "MindSpore profiler folders and Ascend ASCEND_PROFILER_OUTPUT folders");
 }
 
 std::string ImportSummary::text() const {
@@ -107,6 +113,8 @@ ImportSummary import_trace(const std::filesystem::path& in, const std::filesyste
   ImportSummary summary;
   if (format == TraceFormat::kMindSporeProfiler)
     read_mindspore_profile(in, options, assembly, summary);
+  else if (format == TraceFormat::kAscendProfilerOutput)
+    read_ascend_output(in, options, assembly, summary);
   else if (format == TraceFormat::kNsysSqlite)
     read_nsys_sqlite(in, options, assembly, summary);
   else

@@ -10,6 +10,7 @@
 #include "mindspore/mindspore_step_rows.hpp"
 #include "mindspore/mindspore_timeline.hpp"
 #include "mindspore/mindspore_timeline_data.hpp"
+#include "mindspore/mindspore_timeline_steps.hpp"
 #include "parity/core/error.hpp"
 
 namespace parity::importers::trace {
@@ -131,7 +132,9 @@ void read_profile_dir(const fs::path& dir, const ImportOptions& options, TraceAs
                             ".txt), so no queue samples");
   }
   if (!files.op_statistic.empty())
-    cross_check_op_statistic(read_csv(files.op_statistic), ops.count_by_type, assembly, summary);
+    cross_check_op_statistic(read_csv(files.op_statistic), ops.count_by_type, "the timeline",
+                             "MindSpore cuts the timeline at 20 MB, so its later ops are missing",
+                             assembly, summary);
   if (!files.pipeline.empty())
     summary.notes.push_back(
         "minddata_pipeline_raw_" + rank +
@@ -149,7 +152,6 @@ void read_profile_dir(const fs::path& dir, const ImportOptions& options, TraceAs
   }
 }
 
-
 }  // namespace
 
 bool is_mindspore_profile_dir(const fs::path& dir) { return !find_mindspore_ranks(dir).empty(); }
@@ -165,9 +167,10 @@ void read_mindspore_profile(const fs::path& in, const ImportOptions& options,
                             TraceAssembly& assembly, ImportSummary& summary) {
   if (fs::is_directory(in)) return read_profile_dir(in, options, assembly, summary);
   summary.source = "MindSpore profiler timeline";
-  read_mindspore_timeline(in, options, {}, assembly, summary);
+  const TimelineOps ops = read_mindspore_timeline(in, options, {}, assembly, summary);
+  if (ops.lane_steps == 0) add_steps_from_first_op(ops, assembly, summary);
   summary.notes.push_back(
-      "a timeline alone: no phases, data queue or reduce points; give the profiler/ folder "
+      "a timeline alone: no phases or data queue; give the profiler/ folder "
       "(with step_trace_raw_<rank>_detail_time.csv) for them");
 }
 

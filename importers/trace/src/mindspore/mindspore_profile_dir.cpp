@@ -93,8 +93,8 @@ std::vector<std::string> unread_files(const MindSporeRankFiles& rank) {
   for (const fs::path& folder : folders)
     for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
       const std::string name = entry.path().filename().string();
-      const bool another_ranks = std::any_of(
-          std::begin(kPatterns), std::end(kPatterns), [&](const NamePattern& pattern) {
+      const bool another_ranks =
+          std::any_of(std::begin(kPatterns), std::end(kPatterns), [&](const NamePattern& pattern) {
             const auto of = rank_in(name, pattern);
             return of && *of != rank.rank;
           });

@@ -15,12 +15,12 @@ namespace parity::importers::trace {
 struct MindSporeRankFiles {
   std::int64_t rank = 0;
   // Empty where the folder has no such file.
-  std::filesystem::path timeline;      // ascend_ or gpu_timeline_display_<rank>.json (0.5-0.6:
-                                       // timeline_display_<rank>.json)
-  std::filesystem::path step_trace;    // step_trace_raw_<rank>_detail_time.csv
-  std::filesystem::path queue_trace;   // device_queue_ or dataset_iterator_profiling_<rank>.txt
-  std::filesystem::path op_statistic;  // op_statistic_<rank>.csv
-  std::filesystem::path pipeline;      // minddata_pipeline_raw_<rank>.csv
+  std::filesystem::path timeline;       // ascend_ or gpu_timeline_display_<rank>.json (0.5-0.6:
+                                        // timeline_display_<rank>.json)
+  std::filesystem::path step_trace;     // step_trace_raw_<rank>_detail_time.csv
+  std::filesystem::path queue_trace;    // device_queue_ or dataset_iterator_profiling_<rank>.txt
+  std::filesystem::path op_statistic;   // op_statistic_<rank>.csv
+  std::filesystem::path pipeline;       // minddata_pipeline_raw_<rank>.csv
   std::filesystem::path timeline_data;  // output_timeline_data_<rank>.txt (the JSON's source)
 };
 

@@ -41,8 +41,8 @@ std::vector<ReduceColumns> reduce_columns(const CsvTable& table) {
     const std::string_view digits =
         std::string_view(base).substr(kPrefix.size(), stream_end - kPrefix.size());
     ReduceColumns reduce;
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(),
-                                              reduce.stream);
+    const auto [end, error] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), reduce.stream);
     if (error != std::errc() || end != digits.data() + digits.size()) continue;
     reduce.op = reduce_op(std::string_view(base).substr(stream_end + 1));
     reduce.start = i;

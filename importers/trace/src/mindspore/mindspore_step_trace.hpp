@@ -3,9 +3,9 @@
 // pass ends (bp_point), and the reduce (AllReduce) operations of the tail,
 // one column triple per reduce (stream_<s>_<i>_<op>, ..._start_point,
 // ..._end_point; MindSpore 0.5-0.6 wrote stream_<s>_parallel_<i>, with no op,
-// and later versions stream_<s>_<i>_parallel where the op was not known). Times are in the step trace's ticks of 10 ns (MindSpore's
-// GPU parser drops the nanoseconds' last digit; Ascend's counter runs at
-// 100 MHz), read here as nanoseconds.
+// and later versions stream_<s>_<i>_parallel where the op was not known). Times are in the step
+// trace's ticks of 10 ns (MindSpore's GPU parser drops the nanoseconds' last digit; Ascend's
+// counter runs at 100 MHz), read here as nanoseconds.
 #pragma once
 
 #include <cstdint>

@@ -81,6 +81,7 @@ class TimelineImporter {
   std::map<std::int64_t, std::string> process_names_;
   std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names_;
   TimelineOps ops_;
+  std::int64_t first_op_stream_ = 0;
 };
 
 TrackId TimelineImporter::lane(std::int64_t pid, std::int64_t tid, TrackKind kind) {
@@ -104,12 +105,18 @@ void TimelineImporter::op(const ChromeEvent& event, std::int64_t tid, std::int64
   if (anchor && event.name == anchor->op && tid == anchor->stream)
     ops_.anchor_ns = std::min(start, ops_.anchor_ns.value_or(start));
   ops_.earliest_op_ns = std::min(start, ops_.earliest_op_ns.value_or(start));
+  ops_.last_end_ns = std::max(ops_.last_end_ns, start + dur);
   if (pid == kAiCpuPid) return count("AI CPU ops (pid 9000)");
+  if (ops_.first_op.empty()) {
+    ops_.first_op = event.name;
+    first_op_stream_ = tid;
+  }
+  if (event.name == ops_.first_op && tid == first_op_stream_) ops_.first_op_starts.push_back(start);
   ops_.op_starts.push_back(start);
   // MindSpore scopes the backward pass's ops "Gradients/..." (args.fullname,
   // 0.5-1.x Ascend); without it, the op's type tells.
-  const bool gradient = event.full_name.empty() ? is_gradient_op(type)
-                                                : event.full_name.starts_with("Gradients/");
+  const bool gradient =
+      event.full_name.empty() ? is_gradient_op(type) : event.full_name.starts_with("Gradients/");
   if (gradient) ops_.gradient_starts.push_back(start);
   count("device ops");
   // Without a step trace the timeline's own collective ops are the collectives.
@@ -122,8 +129,8 @@ void TimelineImporter::op(const ChromeEvent& event, std::int64_t tid, std::int64
 
 // A row of the Communication lane (pid 10000): a reduce of the step trace
 // ("stream_520_parallel_0" before MindSpore 0.7) or an HCCL op.
-void TimelineImporter::communication(const ChromeEvent& event, std::int64_t tid,
-                                     std::int64_t start, std::int64_t dur) {
+void TimelineImporter::communication(const ChromeEvent& event, std::int64_t tid, std::int64_t start,
+                                     std::int64_t dur) {
   if (!options_.steps_from_timeline)
     return skip("communication rows (pid 10000: the step trace's reduce columns give them)");
   const auto op = collective_op_of(op_type(event.name));
@@ -154,6 +161,7 @@ void TimelineImporter::complete(const ChromeEvent& event, std::int64_t start, st
     if (!step) return skip("step rows whose name is not a step number");
     assembly_.add_range(assembly_.track("Steps", TrackKind::kHostThread), start, dur,
                         assembly_.name("step " + std::to_string(*step)), Category::kStep, step);
+    ++ops_.lane_steps;
     return count("steps (timeline Steps lane)");
   }
   if (*tid == kScopeTid) {
@@ -193,16 +201,18 @@ TimelineOps TimelineImporter::finish() {
     const auto process = process_names_.find(pid);
     const auto thread = thread_names_.find(lane);
     const std::string label =
-        (process != process_names_.end() ? process->second : default_process_label(pid)) +
-        " / " + (thread != thread_names_.end() ? thread->second : "stream " + std::to_string(tid));
+        (process != process_names_.end() ? process->second : default_process_label(pid)) + " / " +
+        (thread != thread_names_.end() ? thread->second : "stream " + std::to_string(tid));
     const bool device = pid != kHostCpuPid && tid != kScopeTid;
     // Device ops' pid is the device; AI CPU ops run on the rank's device too.
     const std::int64_t device_id = pid == kAiCpuPid ? options_.rank : pid;
-    assembly_.describe_track(track, label, pid, tid, device ? std::optional(device_id) : std::nullopt,
+    assembly_.describe_track(track, label, pid, tid,
+                             device ? std::optional(device_id) : std::nullopt,
                              device ? std::optional(tid) : std::nullopt);
   }
   std::sort(ops_.gradient_starts.begin(), ops_.gradient_starts.end());
   std::sort(ops_.op_starts.begin(), ops_.op_starts.end());
+  std::sort(ops_.first_op_starts.begin(), ops_.first_op_starts.end());
   return std::move(ops_);
 }
 

@@ -29,9 +29,16 @@ struct TimelineOps {
   // Conv2DBackpropFilter... where the timeline has no full names), in time
   // order: where each step's backward pass begins.
   std::vector<std::int64_t> gradient_starts;
-  std::vector<std::int64_t> op_starts;  // every device op's, in time order
+  std::vector<std::int64_t> op_starts;                // every device op's, in time order
   std::map<std::string, std::int64_t> count_by_type;  // for op_statistic's cross-check
   std::optional<std::int64_t> earliest_op_ns;
+  // The starts of every run of the timeline's first device op on its stream
+  // (AssignAdd-op414, the step counter, in MindSpore 0.5-1.0's), and the end
+  // of the last op: where steps begin, for a timeline without a Steps lane.
+  std::string first_op;
+  std::vector<std::int64_t> first_op_starts;
+  std::int64_t last_end_ns = 0;
+  std::int64_t lane_steps = 0;  // steps the Steps lane gave
   // The earliest start of TimelineOptions::anchor's op on its stream.
   std::optional<std::int64_t> anchor_ns;
 };

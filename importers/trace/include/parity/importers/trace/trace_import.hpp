@@ -16,12 +16,19 @@
 
 namespace parity::importers::trace {
 
-enum class TraceFormat { kParity, kChromeJson, kMindSporeProfiler, kNsysSqlite };
+enum class TraceFormat {
+  kParity,
+  kChromeJson,
+  kMindSporeProfiler,
+  kAscendProfilerOutput,
+  kNsysSqlite
+};
 
 std::string_view format_name(TraceFormat format);
 
 // What a file is, judged by its first bytes (a folder: by the MindSpore
-// profiler files in it; SQLite: by whether its tables are an nsys export's);
+// profiler files or the ASCEND_PROFILER_OUTPUT folder in it; SQLite: by
+// whether its tables are an nsys export's);
 // nullopt for one that cannot be read or is none of them.
 std::optional<TraceFormat> sniff_trace_format(const std::filesystem::path& path);
 // The same, throwing parity::Error (naming the file and the formats that are
@@ -31,7 +38,8 @@ TraceFormat detect_trace_format(const std::filesystem::path& path);
 struct ImportOptions {
   // Bytes of the input read so far and its size, during the import.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
-  // The rank to read from a MindSpore profiler folder holding several; the lowest if unset.
+  // The rank to read from a MindSpore profiler or Ascend output folder holding
+  // several; the lowest if unset.
   std::optional<std::int64_t> rank;
 };
 
