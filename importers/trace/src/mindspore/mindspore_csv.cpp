@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -91,9 +92,13 @@ std::int64_t CsvTable::decimal_ns(const CsvRow& row, std::size_t column, int dig
 std::optional<std::int64_t> decimal_text_to_ns(std::string_view text, int digits_to_ns) {
   if (text.empty() || text.front() == '-' || digits_to_ns < 3) return std::nullopt;
   if (text.find_first_of("eE") != std::string_view::npos) {  // "5e-05": rare, a double
-    auto ns = microseconds_text_to_ns(text);
-    for (int i = 3; ns && i < digits_to_ns; ++i) *ns *= 10;
-    return ns;
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    const double ns = value * std::pow(10.0, digits_to_ns);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(ns) ||
+        ns >= 9.2e18)
+      return std::nullopt;
+    return static_cast<std::int64_t>(std::llround(ns));
   }
   // Moving the point right by the unit's extra digits turns ms into us, which
   // microseconds_text_to_ns reads exactly.
