@@ -354,8 +354,10 @@ TEST_CASE(
     INFO(name);
     TempDir dir;
     const fs::path sqlite = unpack(dir, name);
-    check_refused(run_process({PARITY_CLI, "report", sqlite.string()}),
-                  "the trace holds no training steps");
+    const ProcessResult refused = run_process({PARITY_CLI, "report", sqlite.string()});
+    check_refused(refused, "the trace holds no training steps");
+    // The hint says how to mark steps in an nsys capture.
+    CHECK(refused.err.find("wrap each iteration in an NVTX range") != std::string::npos);
   }
   // The Fuser capture with one "step 1" push/pop range around all of it, on
   // the thread of its CUDA calls: the report's kernel table is the export's.

@@ -10,6 +10,25 @@ namespace {
 
 std::size_t index(StepPart part) { return static_cast<std::size_t>(part); }
 
+// How to get steps into a trace from its source, and what works without them.
+std::string no_steps_hint(const TraceData& trace) {
+  const auto format = trace.meta.find("import.source_format");
+  std::string how = "record a run with parity-train --trace (at least one step)";
+  if (format != trace.meta.end()) {
+    const std::string& source = format->second;
+    if (source.starts_with("Nsight Systems"))
+      how = "Nsight Systems has no steps of its own: wrap each iteration in an NVTX range named "
+            "like 'step 3' or 'ProfilerStep#3' (torch.cuda.nvtx.range_push(f\"step {i}\"), "
+            "nvtxRangePushA) and capture with -t cuda,nvtx";
+    else if (source.starts_with("Chrome"))
+      how = "profile with a schedule and call prof.step() once per iteration, so that the trace "
+            "holds ProfilerStep#N ranges";
+    else
+      how = "the importer found no step markers in this " + source;
+  }
+  return how + "; parity info, export and parity-view read the trace without steps";
+}
+
 }  // namespace
 
 std::string_view step_part_name(StepPart part) {
@@ -55,9 +74,7 @@ double StepAnalysis::share(StepPart p) const {
 
 StepAnalysis analyze_steps(const TraceData& trace, const Thresholds& thresholds) {
   if (trace.steps.empty())
-    throw Error("the trace holds no training steps", trace.path,
-                "record a run with parity-train --trace (at least one step), or check that the "
-                "importer found step markers");
+    throw Error("the trace holds no training steps", trace.path, no_steps_hint(trace));
   StepAnalysis analysis;
   analysis.steps.resize(trace.steps.size());
   for (std::size_t i = 0; i < trace.steps.size(); ++i) {
