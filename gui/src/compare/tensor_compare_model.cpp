@@ -58,6 +58,33 @@ std::optional<int> earliest(std::optional<int> x, std::optional<int> y) {
   return x ? x : y;
 }
 
+// The row that shows a structural divergence's record: A's where A has it, B's otherwise.
+std::optional<int> structural_row(const DumpComparison& c, std::size_t structural) {
+  const analyzer::StructuralDivergence& s = c.structure[structural];
+  for (std::size_t row = 0; row < c.diffs.size(); ++row) {
+    const RecordDiff& d = c.diffs[row];
+    if (s.a ? d.a == s.a : d.b == s.b) return static_cast<int>(row);
+  }
+  return std::nullopt;
+}
+
+// A phase's first divergence: where it sits in A's execution order, its row,
+// and its index into `structure` when it is structural.
+struct Divergence {
+  std::size_t order = 0;
+  std::optional<int> row;
+  std::optional<std::size_t> structural;
+};
+
+std::optional<Divergence> first_of_phase(const DumpComparison& c,
+                                         const std::optional<std::size_t>& mismatch,
+                                         const std::optional<std::size_t>& structural) {
+  if (c.structure_first(mismatch, structural))
+    return Divergence{c.structure[*structural].order, structural_row(c, *structural), structural};
+  if (!mismatch) return std::nullopt;
+  return Divergence{analyzer::order_of_record(*c.diffs[*mismatch].a), as_row(mismatch), {}};
+}
+
 }  // namespace
 
 std::vector<ComparisonModel::ColumnInfo> TensorCompareModel::columns() {
@@ -84,8 +111,15 @@ std::vector<ComparisonModel::ColumnInfo> TensorCompareModel::columns() {
 TensorCompareModel::TensorCompareModel(TensorComparison comparison, QObject* parent)
     : ComparisonModel(columns(), parent), comparison_(std::move(comparison)) {
   const DumpComparison& c = comparison_.comparison;
-  for (const auto& first : {c.first_forward, c.first_backward, c.first_update})
-    first_mismatch_ = earliest(first_mismatch_, as_row(first));
+  std::optional<Divergence> first;
+  for (const auto& phase : {first_of_phase(c, c.first_forward, c.first_structural_forward),
+                            first_of_phase(c, c.first_backward, c.first_structural_backward),
+                            first_of_phase(c, c.first_update, c.first_structural_update)})
+    if (phase && (!first || phase->order < first->order)) first = phase;
+  if (first) {
+    first_mismatch_ = first->row;
+    first_structural_ = first->structural;
+  }
   nonfinite_a_ = scan_row(c, true, comparison_.scan_a);
   nonfinite_b_ = scan_row(c, false, comparison_.scan_b);
   first_nonfinite_ = earliest(nonfinite_a_, nonfinite_b_);
@@ -169,7 +203,11 @@ QString TensorCompareModel::tooltip(int row) const {
   QStringList lines{to_qstring(c.describe(d)), to_qstring(analyzer::status_name(d.status))};
   if (!d.failure.empty()) lines << to_qstring(d.failure);
   if (d.metrics) lines << metrics_lines(*d.metrics, shown_record(row).shape);
-  if (row == first_mismatch_) lines << tr("the first mismatch in execution order");
+  if (row == first_mismatch_)
+    lines << (first_structural_
+                  ? tr("the first divergence in execution order: %1")
+                        .arg(to_qstring(c.structure[*first_structural_].message))
+                  : tr("the first divergence in execution order"));
   if (row == nonfinite_a_) lines << QStringLiteral("A: ") + nan_scan_line(comparison_.scan_a);
   if (row == nonfinite_b_) lines << QStringLiteral("B: ") + nan_scan_line(comparison_.scan_b);
   return lines.join(QLatin1Char('\n'));
@@ -211,9 +249,12 @@ QString TensorCompareModel::summary() const {
                     to_qstring(analyzer::first_mismatch_line(c))};
   // The analyzer names the first mismatch of each phase; an earlier one (an
   // update before the next step's forward) is where the runs part ways.
-  if (first_mismatch_ && first_mismatch_ != as_row(c.first_forward)) {
+  if (first_structural_ && first_structural_ != c.first_structural_forward) {
+    lines << tr("first divergence in execution order: structure: %1")
+                 .arg(to_qstring(c.structure[*first_structural_].message));
+  } else if (!first_structural_ && first_mismatch_ && first_mismatch_ != as_row(c.first_forward)) {
     const RecordDiff& d = record_diff(*first_mismatch_);
-    lines << tr("first mismatch in execution order: %1: %2")
+    lines << tr("first divergence in execution order: %1: %2")
                  .arg(to_qstring(c.describe(d)), to_qstring(d.failure));
   }
   lines << QStringLiteral("A: ") + nan_scan_line(comparison_.scan_a)

@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "fixtures.hpp"
@@ -125,8 +127,49 @@ class TensorCompareModelTest : public QObject {
     for (int row = 0; row < first; ++row)
       QVERIFY(m.index(row, 0).data(ComparisonModel::kAgreesRole).toBool());
     QVERIFY(m.summary().contains(
-        QStringLiteral("first mismatch in execution order: step 0 update %1 (param_after)")
+        QStringLiteral("first divergence in execution order: step 0 update %1 (param_after)")
             .arg(QString::fromStdString(record.name))));
+  }
+
+  void a_record_missing_before_any_mismatch_is_the_first_divergence() {
+    // B: A's dump (dumps/a) without the record of layer1.0.conv2's output,
+    // so the first divergence is structural and comes before the planted
+    // weight's first mismatch.
+    namespace fs = std::filesystem;
+    const fs::path a = dir_.filePath(QStringLiteral("dumps/a")).toStdString();
+    const fs::path b = dir_.filePath(QStringLiteral("missing")).toStdString();
+    fs::create_directories(b);
+    fs::create_directory_symlink(a / "tensors", b / "tensors");
+    std::ifstream in(a / "manifest.jsonl");
+    std::ofstream out(b / "manifest.jsonl");
+    int dropped = 0;
+    for (std::string line; std::getline(in, line);) {
+      if (line.find(R"("name":"layer1.0.conv2")") != std::string::npos &&
+          line.find(R"("role":"output")") != std::string::npos) {
+        ++dropped;
+        continue;
+      }
+      out << line << '\n';
+    }
+    out.close();
+    QCOMPARE(dropped, 1);
+    const TensorCompareModel m(load(QString::fromStdString(a.string()),
+                                    QString::fromStdString(b.string())));
+    const int first = m.first_mismatch_row().value_or(-1);
+    QVERIFY(first >= 0);
+    QCOMPARE(m.index(first, TensorCompareModel::kRecord).data().toString(),
+             QStringLiteral("layer1.0.conv2"));
+    QCOMPARE(m.index(first, TensorCompareModel::kStatus).data().toString(),
+             QStringLiteral("only in A"));
+    // Highlighted as the first divergence though a record only A has is no failure.
+    QVERIFY(m.index(first, 0).data(Qt::BackgroundRole) !=
+            m.index(first + 1, 0).data(Qt::BackgroundRole));
+    QVERIFY(m.index(first, 0)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("the first divergence in execution order: B has no record "
+                                         "for step 0 forward layer1.0.conv2 output")));
+    QVERIFY(m.summary().contains(QStringLiteral("first mismatch: forward: structure: B has no record")));
   }
 
   void plain_directories_mark_first_mismatch_and_first_nonfinite() {

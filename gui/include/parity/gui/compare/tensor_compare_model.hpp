@@ -57,7 +57,11 @@ class TensorCompareModel : public ComparisonModel {
   const importers::DumpRecord& shown_record(int row) const;  // A's, or B's when only B has it
 
   TensorComparison comparison_;
+  // The first divergence in execution order, as `parity compare`'s first
+  // line names them per phase: the earlier of the first mismatching pair and
+  // the first structural divergence (then its index into `structure`).
   std::optional<int> first_mismatch_;
+  std::optional<std::size_t> first_structural_;
   // The rows of each dump's first NaN/Inf, and the earlier of the two.
   std::optional<int> nonfinite_a_, nonfinite_b_, first_nonfinite_;
 };
