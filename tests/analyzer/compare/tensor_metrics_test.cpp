@@ -1,12 +1,13 @@
 // The metrics compare_tensors adds for `parity compare`: ULP distance in the
 // coarser dtype, checked against values stepped with nextafter, and where
-// the two sides' NaN and Inf disagree.
+// the two sides' NaN and Inf disagree; integers compared exactly.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "parity/analyzer/weights/tensor_diff.hpp"
+#include "parity/analyzer/weights/tolerance_rules.hpp"
 
 using namespace parity;
 using namespace parity::analyzer;
@@ -98,4 +99,48 @@ TEST_CASE("compare: NaN and Inf positions that differ are counted", "[unit][comp
   CHECK(clean.nonfinite_mismatches == 0);
   CHECK(clean.all_close());
   CHECK(clean.all_equal());
+}
+
+TEST_CASE("compare: int64 pairs are compared exactly, even where doubles cannot tell them apart",
+          "[unit][compare]") {
+  // 2^53 and 2^53 + 1 are one double: read as doubles they would be equal.
+  const std::int64_t big = std::int64_t{1} << 53;
+  const TensorMetrics m = compare_tensors(tensor<std::int64_t>({3, big, -big - 1}),
+                                          tensor<std::int64_t>({3, big + 1, -big}), {});
+  CHECK(m.equal_elements == 1);
+  CHECK(m.within_tolerance == 1);
+  CHECK(m.max_abs_diff == 1);
+  CHECK(m.max_abs_index == 1);
+  CHECK_FALSE(m.all_close());
+  // Extremes a double subtraction would round: the distance is exact up to double's precision.
+  const std::int64_t top = std::numeric_limits<std::int64_t>::max();
+  const TensorMetrics far =
+      compare_tensors(tensor<std::int64_t>({top}), tensor<std::int64_t>({top - 1}), {});
+  CHECK(far.max_abs_diff == 1);
+  CHECK(compare_tensors(tensor<std::int64_t>({top, 0}), tensor<std::int64_t>({top, 0}), {})
+            .all_equal());
+  // int64 against uint8 (bool-like) and int32: by value.
+  CHECK(compare_tensors(tensor<std::int64_t>({1, 0, 255}), tensor<std::uint8_t>({1, 0, 255}), {})
+            .all_equal());
+  CHECK(compare_tensors(tensor<std::int32_t>({-7}), tensor<std::int64_t>({-6}), {}).max_abs_diff ==
+        1);
+}
+
+TEST_CASE("compare: --rtol/--atol loosen floating pairs only; integer pairs stay exact",
+          "[unit][compare]") {
+  ToleranceRules rules;
+  rules.rtol = 1e-3;
+  rules.atol = 1e-3;
+  const Tolerance counter = rules.pick("bn1.num_batches_tracked", "bn1.num_batches_tracked",
+                                       DType::kInt64, DType::kInt64);
+  CHECK(counter.rtol == 0);
+  CHECK(counter.atol == 0);
+  // 1000 against 1001 would pass rtol 1e-3.
+  CHECK_FALSE(compare_tensors(tensor<std::int64_t>({1001}), tensor<std::int64_t>({1000}), counter)
+                  .all_close());
+  CHECK(rules.pick("w", "w", DType::kFloat32, DType::kFloat32).rtol == 1e-3);
+  CHECK(rules.pick("x", "x", DType::kInt64, DType::kFloat32).atol == 1e-3);
+  // A --tol rule naming it is the user's explicit word.
+  rules.overrides.push_back({"*.num_batches_tracked", {0, 1}});
+  CHECK(rules.pick("bn1.num_batches_tracked", "b", DType::kInt64, DType::kInt64).atol == 1);
 }

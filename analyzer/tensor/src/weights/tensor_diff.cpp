@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "parity/analyzer/report_format.hpp"
 #include "parity/core/error.hpp"
@@ -12,18 +13,25 @@
 namespace parity::analyzer {
 namespace {
 
-// Element readers: element i of a little-endian buffer as double.
+// Element readers: element i of a little-endian buffer as double; integer
+// readers also give it exactly (`exact`), since an int64 beyond 2^53 has no
+// double of its own.
 template <class T, DType D>
 struct Plain {
   static constexpr DType kDType = D;
-  static double at(const std::byte* data, std::int64_t i) {
+  static constexpr bool kInteger = std::is_integral_v<T>;
+  static T exact(const std::byte* data, std::int64_t i) {
     T value;
     std::memcpy(&value, data + i * static_cast<std::int64_t>(sizeof(T)), sizeof(T));
-    return static_cast<double>(value);
+    return value;
+  }
+  static double at(const std::byte* data, std::int64_t i) {
+    return static_cast<double>(exact(data, i));
   }
 };
 struct Half {
   static constexpr DType kDType = DType::kFloat16;
+  static constexpr bool kInteger = false;
   static double at(const std::byte* data, std::int64_t i) {
     std::uint16_t bits;
     std::memcpy(&bits, data + 2 * i, 2);
@@ -32,6 +40,7 @@ struct Half {
 };
 struct BFloat16 {
   static constexpr DType kDType = DType::kBFloat16;
+  static constexpr bool kInteger = false;
   static double at(const std::byte* data, std::int64_t i) {
     std::uint16_t bits;
     std::memcpy(&bits, data + 2 * i, 2);
@@ -142,12 +151,19 @@ TensorMetrics compare(const std::byte* a, const std::byte* b, std::int64_t count
         continue;
       }
     }
-    if (x == y) {
+    bool equal = x == y;
+    double diff = std::abs(x - y);
+    if constexpr (ReaderA::kInteger && ReaderB::kInteger) {
+      // Exactly: two int64 a unit apart beyond 2^53 round to one double.
+      const std::int64_t p = ReaderA::exact(a, i), q = ReaderB::exact(b, i);
+      equal = p == q;
+      diff = static_cast<double>(distance(p, q));
+    }
+    if (equal) {
       ++m.equal_elements;
       ++m.within_tolerance;
       continue;
     }
-    const double diff = std::abs(x - y);
     // Infinities are close only to themselves (the x == y case above).
     if (std::isfinite(diff) && diff <= tolerance.atol + tolerance.rtol * std::abs(y))
       ++m.within_tolerance;

@@ -20,6 +20,9 @@ Tolerance ToleranceRules::pick(const std::string& name_a, const std::string& nam
   for (const ToleranceOverride& rule : overrides)
     if (glob_matches(rule.glob, name_a) || glob_matches(rule.glob, name_b)) return rule.tolerance;
   Tolerance tolerance = default_tolerance(a, b);
+  // Counts and labels are right or wrong: the tolerances of every pair are
+  // about rounding, so they leave integer pairs exact (a --tol rule may not).
+  if (!dtype_is_floating(a) && !dtype_is_floating(b)) return tolerance;
   if (rtol) tolerance.rtol = *rtol;
   if (atol) tolerance.atol = *atol;
   return tolerance;

@@ -1,7 +1,8 @@
 // Which tolerance a pair of tensors is compared under, as `parity diff` and
 // `parity compare` take it from the command line: the dtype defaults
-// (tensor_diff.hpp), replaced by --rtol/--atol, and per name by
-// --tol GLOB=RTOL,ATOL rules, the first matching rule winning.
+// (tensor_diff.hpp), replaced by --rtol/--atol for pairs with a floating
+// side (integer pairs stay exact), and per name by --tol GLOB=RTOL,ATOL
+// rules, the first matching rule winning.
 #pragma once
 
 #include <optional>
@@ -19,7 +20,7 @@ struct ToleranceOverride {
 };
 
 struct ToleranceRules {
-  std::optional<double> rtol, atol;          // replace the dtype defaults
+  std::optional<double> rtol, atol;          // replace the floating dtypes' defaults
   std::vector<ToleranceOverride> overrides;  // first match wins, before rtol/atol
 
   // The tolerance for a pair named `name_a` and `name_b` (an empty name
