@@ -21,9 +21,11 @@ void add_compare_command(CLI::App& app, Run& run) {
       app, "compare",
       "Compare two tensor dumps (parity-train --dump, samples/torch/dump_reference.py, or plain "
       "directories of .npy files) and name the first tensor, in forward and in backward order, "
-      "where they part ways. Exit code 0 when every paired tensor matches (records with no "
-      "counterpart are reported as warnings, not failures), 1 when some pair mismatches or "
-      "nothing pairs, 2 when it could not run (a missing directory, a corrupt manifest line, a "
+      "where they part ways. Exit code 0 when every paired tensor matches and the two ran the "
+      "same ops in the same order (records with no counterpart outside that, in plain .npy "
+      "directories or a phase one side did not dump, are warnings), 1 when some pair mismatches, "
+      "a record is missing on one side, reordered or another op, or nothing pairs, 2 when it "
+      "could not run (a missing directory, a corrupt manifest line, a "
       "missing .npy file, one that disagrees with its manifest line)");
   command
       ->add_option("a", options->a,

@@ -39,7 +39,7 @@ TEST_CASE("parity compare: exit code 0 when every pair matches, 1 on a mismatch"
   const auto same = parity_cli({"compare", a.string(), b.string()});
   INFO(same.err);
   CHECK(same.exit_code == 0);
-  CHECK(first_line(same.out) == "first mismatch: forward: none; backward: none");
+  CHECK(first_line(same.out) == "first mismatch: forward: none; backward: none; update: none");
   CHECK_THAT(same.out, Catch::Contains("summary: 37 pairs compared, 37 match, 0 mismatch"));
 
   fixture::DumpSpec planted;
@@ -182,7 +182,8 @@ TEST_CASE("parity compare: could not run, exit code 2, the fault named", "[e2e][
                 "the manifest says float32 [2, 8, 16, 4]");
 }
 
-TEST_CASE("parity compare: records with no counterpart are warnings (exit 0), nothing paired is 1",
+TEST_CASE("parity compare: a structural divergence is 1, a phase one side did not dump a warning "
+          "(exit 0), nothing paired is 1",
           "[e2e][compare]") {
   TempDir dir;
   fixture::DumpSpec a_spec, b_spec;
@@ -190,8 +191,16 @@ TEST_CASE("parity compare: records with no counterpart are warnings (exit 0), no
   const auto a = fixture::write_dump(dir / "a", a_spec);
   const auto b = fixture::write_dump(dir / "b", b_spec);
   const auto result = parity_cli({"compare", a.string(), b.string()});
-  CHECK(result.exit_code == 0);
-  CHECK_THAT(result.out, Catch::Contains("warning: 1 records have no counterpart"));
+  CHECK(result.exit_code == 1);  // every pair matches, and A lacks a record B ran
+  CHECK_THAT(result.out, Catch::Contains("update: structure: A has no record for step 0 update "
+                                         "fc.bias param_after"));
+
+  fixture::DumpSpec forward_only;
+  std::erase_if(forward_only.records, [](const auto& r) { return r.phase != "forward"; });
+  const auto f = fixture::write_dump(dir / "f", forward_only);
+  const auto partial = parity_cli({"compare", f.string(), b.string()});
+  CHECK(partial.exit_code == 0);
+  CHECK_THAT(partial.out, Catch::Contains("records have no counterpart"));
 
   fixture::DumpSpec other;
   for (auto& r : other.records) r.name = "other." + r.name;

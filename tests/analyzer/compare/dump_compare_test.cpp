@@ -60,7 +60,8 @@ TEST_CASE("compare: identical dumps match on every pair", "[unit][compare]") {
   CHECK(c.statistics_only() == 0);
   CHECK(c.bytes_read > 0);
   CHECK_FALSE(c.first_forward);
-  CHECK(first_line(report(c, "text")) == "first mismatch: forward: none; backward: none");
+  CHECK(first_line(report(c, "text")) ==
+        "first mismatch: forward: none; backward: none; update: none");
   for (const RecordDiff& d : c.diffs) {
     REQUIRE(d.metrics);
     CHECK(d.metrics->all_equal());
@@ -95,11 +96,8 @@ TEST_CASE("compare: the first line names the first mismatch in forward and in ba
       "first mismatch: forward: step 0 forward layer1.0.bn1 (output): allclose: 1 of 256 elements "
       "outside rtol=1.3e-06 atol=1e-05, max abs 0.031 at [0, 4, 3, 1]; backward: step 0 backward "
       "layer1.0.conv2.weight (grad): allclose: 1 of 576 elements outside rtol=1.3e-06 atol=1e-05, "
-      "max abs 0.5 at [0, 0, 1, 2]");
-  CHECK_THAT(
-      text,
-      Catch::Contains(
-          "first mismatch in update: step 0 update fc.bias (param_after): allclose: 1 of 10"));
+      "max abs 0.5 at [0, 0, 1, 2]; update: step 0 update fc.bias (param_after): allclose: 1 of 10 "
+      "elements outside rtol=1.3e-06 atol=1e-05, max abs 0.001 at [2]");
   CHECK_THAT(text,
              Catch::Contains(
                  "summary: 37 pairs compared, 31 match, 6 mismatch, 0 only in A, 0 only in B"));
@@ -142,7 +140,7 @@ TEST_CASE("compare: every report format leads with the first mismatch and lists 
                  "first mismatch: forward: step 0 forward conv1 (output): allclose: 1 of 1024"));
   // B's missing gradient is the first divergence in backward order.
   CHECK_THAT(line, Catch::EndsWith("; backward: structure: B has no record for step 0 backward "
-                                   "fc.bias grad (linear), between fc.weight and avgpool"));
+                                   "fc.bias grad (linear), between fc.weight and avgpool; update: none"));
 
   const nlohmann::json json = nlohmann::json::parse(report(c, "json"));
   CHECK(json.begin().key() == "first_mismatch");
@@ -176,7 +174,8 @@ TEST_CASE("compare: every report format leads with the first mismatch and lists 
   CHECK(first_line(md) == "# " + line);
   CHECK_THAT(md, Catch::Contains("| 1 | mismatch | step 0 forward conv1 (output) | [2, 8, 8, 8] | "
                                  "float32 | 1 | [0, 0, 0, 0] |"));
-  CHECK_THAT(md, Catch::Contains("## No counterpart (warnings, not failures)"));
+  // B lacks a record A ran: structure, not a warning.
+  CHECK_THAT(md, Catch::Contains("## No counterpart\n"));
 
   const std::string xml = report(c, "junit");
   CHECK_THAT(xml,
@@ -191,19 +190,33 @@ TEST_CASE("compare: every report format leads with the first mismatch and lists 
   CHECK_THROWS_WITH(report(c, "xml"), Catch::Contains("unknown report format 'xml'"));
 }
 
-TEST_CASE("compare: records with no counterpart are warnings, not failures", "[unit][compare]") {
-  TempDir dir;
+TEST_CASE("compare: records with no counterpart fail as structure, or warn where a phase was not "
+          "dumped",
+          "[unit][compare]") {
+  TempDir dir, other;
   fixture::DumpSpec a, b;
   b.records.pop_back();
   a.records.erase(a.records.begin());
   const DumpComparison c = compare_specs(dir, a, b);
-  CHECK(c.passed());
+  CHECK_FALSE(c.passed());  // each side lacks a record the other ran: two structural divergences
+  CHECK(c.structure.size() == 2);
+  CHECK(c.count(RecordStatus::kMismatch) == 0);
   CHECK(c.count(RecordStatus::kOnlyInA) == 1);
   CHECK(c.count(RecordStatus::kOnlyInB) == 1);
   const std::string text = report(c, "text");
   CHECK_THAT(text, Catch::Contains("warning: 2 records have no counterpart"));
   CHECK_THAT(text, Catch::Contains("only in B  step 0 forward input (input)"));
   CHECK_THAT(text, Catch::Contains("only in A  step 0 update fc.bias (param_after)"));
+
+  // B dumped no update phase at all: what was dumped differs, not what ran.
+  fixture::DumpSpec full, no_update;
+  std::erase_if(no_update.records, [](const importers::DumpRecord& r) { return r.phase == "update"; });
+  const DumpComparison partial = compare_specs(other, full, no_update);
+  CHECK(partial.passed());
+  CHECK(partial.structure.empty());
+  CHECK(partial.count(RecordStatus::kOnlyInA) > 0);
+  CHECK(partial.count(RecordStatus::kOnlyInB) == 0);
+  CHECK_THAT(report(partial, "text"), Catch::Contains("(listed below; warnings, not failures)"));
 }
 
 TEST_CASE("compare: tolerances: dtype defaults, --rtol/--atol, --tol globs (first match wins)",
@@ -262,7 +275,7 @@ TEST_CASE("compare: NaN on both sides at the same place matches, elsewhere it is
   CHECK_THAT(first_line(report(c, "text")),
              Catch::EndsWith(
                  "backward: step 0 backward bn1 (grad_output): nan positions differ: 2 of 1024 "
-                 "elements, first at [0, 0, 1, 1]"));
+                 "elements, first at [0, 0, 1, 1]; update: none"));
 }
 
 TEST_CASE("compare: a stats-only side is compared by its statistics, and the report says so",

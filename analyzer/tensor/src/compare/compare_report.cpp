@@ -180,9 +180,6 @@ Document compare_document(const DumpComparison& c, bool all) {
       {"summary", summary_text(c)}};
   if (c.has_phases())
     fields.push_back({"structure", std::to_string(c.structure.size()) + " structural divergences"});
-  if (c.has_phases())
-    fields.push_back({"first mismatch in update",
-                      divergence_entry(c, c.first_update, c.first_structural_update)});
   if (!c.settings.empty()) fields.push_back({"settings that differ", settings_summary(c)});
   fields.push_back({"read", format_throughput(c.bytes_read, c.seconds)});
   doc.fields(std::move(fields));
@@ -193,7 +190,11 @@ Document compare_document(const DumpComparison& c, bool all) {
   const std::size_t unpaired = c.count(RecordStatus::kOnlyInA) + c.count(RecordStatus::kOnlyInB);
   if (unpaired > 0)
     doc.paragraph("warning: " + std::to_string(unpaired) +
-                  " records have no counterpart (listed below; warnings, not failures)");
+                  " records have no counterpart (listed below; " +
+                  (c.structure.empty() ? std::string("warnings, not failures)")
+                                       : std::string("one missing from a step and phase both "
+                                                     "sides dumped is a structural divergence, "
+                                                     "and fails)")));
   if (!c.structure.empty()) {
     doc.heading("Structural divergences, in A's execution order", 2, "structure");
     doc.table(structure_table(c));
@@ -207,7 +208,8 @@ Document compare_document(const DumpComparison& c, bool all) {
   std::size_t more = 0;
   Table lonely = unpaired_table(c, all, more);
   if (!lonely.rows.empty()) {
-    doc.heading("No counterpart (warnings, not failures)", 2, "unpaired");
+    doc.heading(c.structure.empty() ? "No counterpart (warnings, not failures)" : "No counterpart",
+                2, "unpaired");
     doc.table(std::move(lonely));
     if (more > 0) doc.paragraph(unpaired_note(more));
   }
@@ -419,10 +421,11 @@ const std::vector<std::string>& compare_report_formats() {
 }
 
 std::string first_mismatch_line(const DumpComparison& c) {
-  return "first mismatch: forward: " +
-         divergence_entry(c, c.first_forward, c.first_structural_forward) + "; backward: " +
-         (c.has_phases() ? divergence_entry(c, c.first_backward, c.first_structural_backward)
-                         : "none (a side has no phases)");
+  std::string line = "first mismatch: forward: " +
+                     divergence_entry(c, c.first_forward, c.first_structural_forward);
+  if (!c.has_phases()) return line + "; backward: none (a side has no phases)";
+  return line + "; backward: " + divergence_entry(c, c.first_backward, c.first_structural_backward) +
+         "; update: " + divergence_entry(c, c.first_update, c.first_structural_update);
 }
 
 Report compare_report(const DumpComparison& comparison, bool all) {

@@ -112,7 +112,8 @@ std::size_t DumpComparison::statistics_only() const {
 }
 
 bool DumpComparison::passed() const {
-  return count(RecordStatus::kMismatch) == 0 && (pairs() > 0 || diffs.empty());
+  return count(RecordStatus::kMismatch) == 0 && structure.empty() &&
+         (pairs() > 0 || diffs.empty());
 }
 
 bool DumpComparison::structure_first(const std::optional<std::size_t>& mismatch,

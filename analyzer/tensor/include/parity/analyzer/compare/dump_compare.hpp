@@ -83,8 +83,11 @@ struct DumpComparison {
   std::size_t count(RecordStatus status) const;
   std::size_t pairs() const;            // compared pairs: matching or not
   std::size_t statistics_only() const;  // pairs compared by statistics
-  // Every pair matches (records with no counterpart are warnings, not
-  // failures), and something paired unless neither dump holds a record.
+  // Every pair matches, the two executions have the same structure (a
+  // record one side lacks where both dumped that step and phase, a reorder,
+  // another op), and something paired unless neither dump holds a record.
+  // Records with no counterpart outside the structure (a plain .npy
+  // directory's, a phase only one side dumped) are warnings, not failures.
   bool passed() const;
   // Of a phase's first mismatching pair and first structural divergence
   // (indices into diffs and structure), whether the structural one comes
