@@ -43,7 +43,16 @@ phase, role and name):
             what backward accumulated into .grad (before weight decay and
             momentum).
   update    `param_before` for every parameter in named_parameters order just
-            before optimizer.step(), then `param_after` for every parameter.
+            before optimizer.step(); `buffer_before` for every buffer in
+            named_buffers order (state_dict order: a batch norm's
+            running_mean, running_var and num_batches_tracked, the last int64)
+            as they were when the step began, before forward moved them; then
+            `param_after` for every parameter, `buffer_after` for every
+            buffer, and with --dump-what optimizer `optimizer_state_after`:
+            each parameter's SGD momentum buffer, named
+            `<parameter>.momentum_buffer`. A buffer's or optimizer state's
+            module is its owner's path (`layer1.0.bn1` for
+            `layer1.0.bn1.running_mean`).
 
 Residual blocks: a module is a block when it is not the model itself, not a
 Sequential/ModuleList/ModuleDict, has an nn.ReLU child, and returns exactly the
@@ -80,7 +89,8 @@ RESNET_NAMES = (
     "resnext50_32x4d", "resnext101_32x8d", "resnext101_64x4d",
     "wide_resnet50_2", "wide_resnet101_2",
 )
-WHAT_NAMES = ("fwd", "bwd", "params", "grads")
+WHAT_NAMES = ("fwd", "bwd", "params", "grads", "buffers", "optimizer")
+DEFAULT_WHAT = "fwd,bwd,params,grads,buffers"
 
 
 class UsageError(Exception):
@@ -184,10 +194,13 @@ def build_parser():
     dump.add_argument("--dump-steps", default="all", metavar="SPEC",
                       help="steps to dump: 'all', N, A-B, or a comma list of those "
                       "(default all, 0-2 with --steps 3); other steps run undumped")
-    dump.add_argument("--dump-what", default="fwd,bwd,params,grads", metavar="LIST",
+    dump.add_argument("--dump-what", default=DEFAULT_WHAT, metavar="LIST",
                       help="comma list (or 'all'): fwd = input, output and loss records; "
                       "bwd = grad_output records; grads = parameter grad records; "
-                      "params = param_before and param_after records (default: all four)")
+                      "params = param_before and param_after records; buffers = "
+                      "buffer_before and buffer_after records (running statistics, batch "
+                      "counts); optimizer = optimizer_state_after records (SGD momentum "
+                      f"buffers) (default: {DEFAULT_WHAT})")
     dump.add_argument("--dump-stats-only", action="store_true",
                       help="write the manifest with statistics only: no .npy files, file null")
     return parser
@@ -407,7 +420,9 @@ class Recorder:
         self.pending = None       # the record that may still change (see above)
         self.module_op = {}       # module path -> op it was recorded with this step
         self.grad_slots = {}      # parameter name -> reserved index
+        self.model = model
         self.params = list(model.named_parameters())
+        self.buffers_at_start = []    # (name, copy) of every buffer as the step began
         self.path = {module: path for path, module in model.named_modules()}
         self.by_path = dict(model.named_modules())
         self.leaf_op = {}
@@ -433,6 +448,9 @@ class Recorder:
         self.pending = None
         self.module_op = {}
         self.grad_slots = {}
+        if "buffers" in self.what:    # forward moves the running statistics
+            self.buffers_at_start = [(name, buffer.detach().clone())
+                                     for name, buffer in self.model.named_buffers()]
 
     def input(self, images):
         if "fwd" in self.what:
@@ -457,9 +475,29 @@ class Recorder:
     def parameters(self, role):
         if "params" in self.what:
             for name, param in self.params:
-                module = name.rpartition(".")[0]
-                self.writer.add(self.step, "update", name, module, self._op_of(module), role,
-                                param.detach())
+                self._owned(name, name.rpartition(".")[0], role, param.detach())
+
+    def buffers_before(self):
+        for name, value in self.buffers_at_start:
+            self._owned(name, name.rpartition(".")[0], "buffer_before", value)
+
+    def buffers_after(self):
+        if "buffers" in self.what:
+            for name, buffer in self.model.named_buffers():
+                self._owned(name, name.rpartition(".")[0], "buffer_after", buffer.detach())
+
+    def optimizer_state(self, optimizer):
+        """SGD's momentum buffer of every parameter, after the step."""
+        if "optimizer" in self.what:
+            for name, param in self.params:
+                buffer = optimizer.state.get(param, {}).get("momentum_buffer")
+                if buffer is not None:
+                    self._owned(f"{name}.momentum_buffer", name.rpartition(".")[0],
+                                "optimizer_state_after", buffer.detach())
+
+    def _owned(self, name, module, role, tensor):
+        """An update record of something `module` owns (a parameter, a buffer)."""
+        self.writer.add(self.step, "update", name, module, self._op_of(module), role, tensor)
 
     def end_step(self):
         self.writer.end_phase()
@@ -788,6 +826,9 @@ def train(args, model, label, images, labels):
     what = parse_dump_what(args.dump_what)
     if args.nesterov and args.momentum <= 0:
         raise UsageError("--nesterov needs a positive --momentum")
+    if "optimizer" in what and args.momentum == 0:
+        raise UsageError("--dump-what optimizer dumps SGD's momentum buffers, and --momentum is "
+                         "0: there are none (leave out optimizer, or give a momentum)")
 
     for module in model.modules():
         if isinstance(module, nn.ReLU):
@@ -826,11 +867,14 @@ def train(args, model, label, images, labels):
         if dumped:
             recorder.end_backward()
             recorder.parameters("param_before")
+            recorder.buffers_before()
         for group in optimizer.param_groups:
             group["lr"] = lrs[step]
         optimizer.step()
         if dumped:
             recorder.parameters("param_after")
+            recorder.buffers_after()
+            recorder.optimizer_state(optimizer)
             recorder.end_step()
         progress(f"step {step}: loss {loss.item():.6f}, lr {lrs[step]:g}"
                  + (" (dumped)" if dumped else ""))

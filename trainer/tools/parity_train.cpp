@@ -4,7 +4,7 @@
 //                      [--time-limit MINUTES] [--resume CKPT] [--threads N] [--log-every N]
 //                      [--eval] [--data-delay-ms MS] [--init-weights FILE [--map MAP]]
 //                      [--input-batch IMAGES.npy --input-labels LABELS.npy]
-//                      [--dump DIR [--dump-steps 0-2] [--dump-what fwd,bwd,params,grads]
+//                      [--dump DIR [--dump-steps 0-2] [--dump-what fwd,bwd,params,grads,buffers]
 //                      [--dump-stats-only]] [--detect-anomaly] [--plant-bug KIND[:LAYER]]...
 //                      [--plant-nan LAYER@STEP] [--plant-overflow STEPS]
 //   parity-train eval  --config FILE --checkpoint FILE [--map MAP] [--set k=v]... [--threads N]
@@ -38,7 +38,7 @@ constexpr const char* kMapHelp =
 
 struct DebugArguments {
   std::string init_weights, weights_map = "auto", input_images, input_labels, dump,
-                            dump_steps = "all", dump_what = "fwd,bwd,params,grads", plant_nan,
+                            dump_steps = "all", dump_what = "fwd,bwd,params,grads,buffers", plant_nan,
                             plant_overflow;
   bool dump_stats_only = false, detect_anomaly = false;
   std::vector<std::string> plant_bugs;
@@ -68,7 +68,9 @@ struct DebugArguments {
     command.add_option(
         "--dump-what", dump_what,
         "what to dump: a comma list of fwd (outputs, input, loss), bwd (gradients flowing "
-        "back), params (before/after the update), grads (parameters' gradients)");
+        "back), params (before/after the update), grads (parameters' gradients), buffers (batch "
+        "norms' running statistics and batch counts before/after the step), optimizer (SGD's "
+        "momentum buffers after the update); default all but optimizer");
     command.add_flag("--dump-stats-only", dump_stats_only,
                      "write the manifest with statistics, no arrays");
     command.add_flag(
@@ -76,7 +78,8 @@ struct DebugArguments {
         "check every tensor of every step; stop at the first NaN/Inf, naming the op (exit 1)");
     command.add_option("--plant-bug", plant_bugs,
                        "reproduce a migration bug: same-pad[:CONV], bn-eps[:BN], label-smooth, "
-                       "transpose-weight[:CONV], drop-relu[:BLOCK] (repeatable)");
+                       "transpose-weight[:CONV], drop-relu[:BLOCK], bn-momentum[:BN], "
+                       "frozen-bn-stats[:BN] (repeatable)");
     command.add_option("--plant-nan", plant_nan, "LAYER@STEP: put a NaN in LAYER's output at STEP");
     command.add_option("--plant-overflow", plant_overflow,
                        "put an Inf in the gradients at these steps (3, 0-2 or a comma list): "

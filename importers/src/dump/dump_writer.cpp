@@ -45,6 +45,12 @@ const DumpRecord& DumpWriter::write(DumpRecord record, std::span<const double> v
   return write_bytes(std::move(record), std::as_bytes(values));
 }
 
+const DumpRecord& DumpWriter::write(DumpRecord record, std::span<const std::int64_t> values) {
+  record.dtype = DType::kInt64;
+  record.stats = compute_stats(values);
+  return write_bytes(std::move(record), std::as_bytes(values));
+}
+
 const DumpRecord& DumpWriter::write_bytes(DumpRecord record, std::span<const std::byte> bytes) {
   record.index = next_index_;
   record.file.reset();

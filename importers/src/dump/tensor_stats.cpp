@@ -50,6 +50,7 @@ TensorStats stats_of(std::span<const T> values) {
 
 TensorStats compute_stats(std::span<const float> values) { return stats_of(values); }
 TensorStats compute_stats(std::span<const double> values) { return stats_of(values); }
+TensorStats compute_stats(std::span<const std::int64_t> values) { return stats_of(values); }
 
 TensorStats compute_stats(const NamedTensor& tensor) {
   if (tensor.dtype == DType::kFloat32) {

@@ -79,17 +79,24 @@ TEST_CASE("a written dump reads back record by record, and NumPy reads its array
   TempDir dir;
   const std::vector<float> a{1.5f, -2.0f, 3.25f, 0.0f, 7.0f, -1.0f};
   const std::vector<double> loss{2.302585092994046};
+  // A batch counter beyond 2^53, where a double could not hold it.
+  const std::vector<std::int64_t> counter{(std::int64_t{1} << 53) + 1};
   {
     DumpWriter writer(dir / "dump", {"test", "resnet18", false, {}});
     CHECK(writer.write(record("conv1", {2, 3}), a).file == "tensors/000000-s0-forward-conv1-output.npy");
     writer.write(record("loss", {}, "forward", "loss"), std::span<const double>(loss));
-    CHECK(writer.records() == 2);
-    CHECK(writer.bytes_written() == a.size() * 4 + 8);
+    writer.write(record("bn1.num_batches_tracked", {}, "update", "buffer_after"),
+                 std::span<const std::int64_t>(counter));
+    CHECK(writer.records() == 3);
+    CHECK(writer.bytes_written() == a.size() * 4 + 8 + 8);
   }
   const TensorDump dump = TensorDump::open(dir / "dump");
   REQUIRE(dump.has_manifest());
   CHECK(dump.header().model == "resnet18");
-  REQUIRE(dump.records().size() == 2);
+  REQUIRE(dump.records().size() == 3);
+  CHECK(dump.records()[2].dtype == parity::DType::kInt64);
+  CHECK(dump.records()[2].shape.empty());
+  CHECK(dump.read(dump.records()[2]).values<std::int64_t>() == counter);
   const DumpRecord& first = dump.records()[0];
   CHECK(first.index == 0);
   CHECK(first.shape == std::vector<std::int64_t>{2, 3});
@@ -107,11 +114,13 @@ TEST_CASE("a written dump reads back record by record, and NumPy reads its array
        "x = np.load(d + '/' + lines[1]['file'])\n"
        "assert x.dtype == np.float32 and x.shape == (2, 3), x\n"
        "assert abs(float(x.std()) - lines[1]['stats']['std']) < 1e-6\n"
-       "print(x.ravel().tolist(), float(np.load(d + '/' + lines[2]['file'])))\n",
+       "n = np.load(d + '/' + lines[3]['file'])\n"
+       "assert n.dtype == np.int64 and n.shape == (), n\n"
+       "print(x.ravel().tolist(), float(np.load(d + '/' + lines[2]['file'])), int(n))\n",
        (dir / "dump").string()});
   INFO(python.err);
   REQUIRE(python.exit_code == 0);
-  CHECK(python.out == "[1.5, -2.0, 3.25, 0.0, 7.0, -1.0] 2.302585092994046\n");
+  CHECK(python.out == "[1.5, -2.0, 3.25, 0.0, 7.0, -1.0] 2.302585092994046 9007199254740993\n");
 }
 
 TEST_CASE("a stats-only dump has no arrays and says so when one is asked for", "[unit]") {

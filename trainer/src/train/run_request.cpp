@@ -54,6 +54,15 @@ void check_planted_overflow(const TrainConfig& config, const DebugOptions& debug
         "add --set loss_scale_manager=dynamic or --set drop_overflow_update=true");
 }
 
+// PyTorch's SGD keeps no momentum buffer without momentum, nor does a
+// dump of it: asking for one is a mistake worth saying.
+void check_dumped_optimizer_state(const TrainConfig& config, const DebugOptions& debug) {
+  if (debug.dump && debug.dump->what.optimizer && config.momentum == 0)
+    throw Error("--dump-what optimizer dumps SGD's momentum buffers, and momentum is 0: there are "
+                "none",
+                "--dump-what", "leave out optimizer, or set momentum");
+}
+
 }  // namespace
 
 CheckedRequest check_request(const TrainConfig& config, const TrainOptions& options,
@@ -71,6 +80,7 @@ CheckedRequest check_request(const TrainConfig& config, const TrainOptions& opti
                 "--trace-steps " + options.trace_steps->text(), "add --trace RUN.db");
   check_device_target(request.config);
   check_planted_overflow(request.config, options.debug);
+  check_dumped_optimizer_state(request.config, options.debug);
   return request;
 }
 

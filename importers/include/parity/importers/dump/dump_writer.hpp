@@ -25,6 +25,7 @@ class DumpWriter {
   // values.size() elements) and writes it.
   const DumpRecord& write(DumpRecord record, std::span<const float> values);
   const DumpRecord& write(DumpRecord record, std::span<const double> values);
+  const DumpRecord& write(DumpRecord record, std::span<const std::int64_t> values);
 
   const std::filesystem::path& dir() const { return dir_; }
   std::int64_t records() const { return next_index_; }

@@ -22,6 +22,7 @@ struct TensorStats {
 
 TensorStats compute_stats(std::span<const float> values);
 TensorStats compute_stats(std::span<const double> values);
+TensorStats compute_stats(std::span<const std::int64_t> values);
 // Any dtype (integers and bool as their values).
 TensorStats compute_stats(const NamedTensor& tensor);
 

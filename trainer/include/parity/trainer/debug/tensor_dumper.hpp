@@ -1,14 +1,18 @@
 // TensorDumper: the observer behind `parity-train train --dump DIR`. For the
 // selected steps it writes the input batch, every module's forward output,
 // the loss, the gradient flowing back into every module, every parameter's
-// gradient, and the parameters before and after the optimizer step, as .npy
-// files and a manifest in execution order (docs/formats/dump.md).
+// gradient, the parameters and buffers (batch norms' running statistics and
+// batch counts) before and after the step, and, when asked, the optimizer's
+// state after it, as .npy files and a manifest in execution order
+// (docs/formats/dump.md).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parity/importers/dump/dump_writer.hpp"
 #include "parity/trainer/backend/backend.hpp"
@@ -17,12 +21,14 @@
 
 namespace parity::trainer {
 
-// What a dump holds (`--dump-what fwd,bwd,params,grads`).
+// What a dump holds (`--dump-what fwd,bwd,params,grads,buffers,optimizer`).
 struct DumpContents {
-  bool forward = true;   // input, module outputs, loss
-  bool backward = true;  // grad_output of every module
-  bool params = true;    // param_before / param_after
-  bool grads = true;     // parameters' gradients
+  bool forward = true;     // input, module outputs, loss
+  bool backward = true;    // grad_output of every module
+  bool params = true;      // param_before / param_after
+  bool grads = true;       // parameters' gradients
+  bool buffers = true;     // buffer_before / buffer_after
+  bool optimizer = false;  // optimizer_state_after: only when asked for
 
   static DumpContents parse(std::string_view text);  // an Error names a bad item
 };
@@ -38,7 +44,8 @@ struct DumpOptions {
 
 class TensorDumper final : public TensorObserver {
  public:
-  TensorDumper(Backend& backend, const DumpOptions& options);
+  // `state` is the model's: its buffers are read as each step begins.
+  TensorDumper(Backend& backend, const DumpOptions& options, const ModelState& state);
 
   void begin_step(std::int64_t step) override;
   void input(const Tensor& images) override;
@@ -53,18 +60,35 @@ class TensorDumper final : public TensorObserver {
   std::uint64_t bytes_written() const { return writer_.bytes_written(); }
 
  private:
+  // A buffer's values on the host: a float tensor's, or a counter's.
+  struct BufferValues {
+    std::vector<float> values;
+    std::int64_t count = 0;
+  };
+
+  importers::DumpRecord record(std::string_view phase, std::string name, std::string module,
+                               std::string_view op, std::string_view role, Dims shape) const;
   void write(std::string_view phase, std::string name, std::string module, std::string_view op,
              std::string_view role, const Tensor& tensor);
+  // An update-phase record of a parameter, buffer or optimizer state owned
+  // by `module` (with the op it was seen running).
+  importers::DumpRecord owned_record(std::string name, std::string module, std::string_view role,
+                                     Dims shape) const;
   void write_parameters(const ModelState& state, std::string_view role);
+  std::vector<BufferValues> read_buffers() const;
+  void write_buffers(const std::vector<BufferValues>& buffers, std::string_view role);
+  void write_optimizer_state(const ModelState& state);
 
   Backend& backend_;
   DumpOptions options_;
+  const ModelState& state_;
   importers::DumpWriter writer_;
   std::int64_t step_ = -1;
   bool active_ = false;  // this step is selected
-  // Each parameter's module and op, learnt when its gradient arrives, for the
-  // update records (the optimizer sees parameters, not modules).
-  std::map<std::string, std::pair<std::string, std::string>, std::less<>> owners_;
+  // Each module's op, learnt as it runs, for the update records (the
+  // optimizer sees parameters and buffers, not modules).
+  std::map<std::string, std::string, std::less<>> module_ops_;
+  std::vector<BufferValues> buffers_before_;  // as the step began, state_dict order
 };
 
 }  // namespace parity::trainer
