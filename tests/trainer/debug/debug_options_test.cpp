@@ -24,12 +24,21 @@ TEST_CASE("step selections are all, a step, a range, or a list of those", "[unit
                  {"--dump-steps"});
 }
 
-TEST_CASE("dump contents are a list of fwd, bwd, params, grads", "[unit]") {
+TEST_CASE("dump contents are a list of fwd, bwd, params, grads, buffers, optimizer", "[unit]") {
   const DumpContents only = DumpContents::parse("fwd,grads");
   CHECK(only.forward);
   CHECK(only.grads);
   CHECK_FALSE(only.backward);
   CHECK_FALSE(only.params);
+  CHECK_FALSE(only.buffers);
+  CHECK_FALSE(only.optimizer);
+  const DumpContents state = DumpContents::parse("buffers,optimizer");
+  CHECK(state.buffers);
+  CHECK(state.optimizer);
+  CHECK_FALSE(state.forward);
+  // By default everything but the optimizer's state, which is asked for.
+  CHECK(DumpContents{}.buffers);
+  CHECK_FALSE(DumpContents{}.optimizer);
   expect_error([] { DumpContents::parse("fwd,weights"); }, "unknown dump content 'weights'",
                {"--dump-what"});
 }
@@ -48,6 +57,13 @@ TEST_CASE("planted bugs name a kind and optionally a layer", "[unit]") {
   CHECK(relu.kind == PlantedBug::kDroppedRelu);
   CHECK(relu.layer == "layer1.1");
   CHECK(PlantedBug::parse("drop-relu:layer3.2").text() == "drop-relu:layer3.2");
+  const PlantedBug momentum = PlantedBug::parse("bn-momentum");
+  CHECK(momentum.kind == PlantedBug::kBatchNormMomentum);
+  CHECK(momentum.layer == "layer2.0.bn2");
+  const PlantedBug frozen = PlantedBug::parse("frozen-bn-stats:layer1.0.bn1");
+  CHECK(frozen.kind == PlantedBug::kFrozenBatchNormStats);
+  CHECK(frozen.text() == "frozen-bn-stats:layer1.0.bn1");
+  CHECK(PlantedBug::parse("frozen-bn-stats").layer == "layer3.0.bn1");
   expect_error([] { PlantedBug::parse("off-by-one"); }, "unknown bug 'off-by-one'",
                {"--plant-bug"});
   expect_error([] { PlantedBug::parse("label-smooth:fc"); }, "planted in the loss",

@@ -1,7 +1,8 @@
 // Dumps written by training runs: every record in execution order, with
 // values that obey the relations between them (the logits' gradient is the
 // softmax minus the smoothed target, a block's output is relu(main +
-// identity), SGD's first step), filters by step and content, stats-only
+// identity), SGD's first step, running statistics and momentum buffers),
+// filters by step and content, stats-only
 // dumps, a block with its ReLU dropped, and the anomaly stop at a planted NaN.
 #include "parity/importers/dump/tensor_dump.hpp"
 
@@ -87,8 +88,30 @@ const DumpRecord& find(const TensorDump& dump, const std::string& name, const st
 }
 
 std::vector<float> values(const TensorDump& dump, const std::string& name,
-                          const std::string& role) {
-  return dump.read(find(dump, name, role)).values<float>();
+                          const std::string& role, std::int64_t step = 0) {
+  return dump.read(find(dump, name, role, step)).values<float>();
+}
+
+// Per channel of an [N, C, H, W] batch: the mean and the unbiased variance,
+// what a batch norm's running statistics take in.
+std::pair<std::vector<double>, std::vector<double>> batch_statistics(const std::vector<float>& x,
+                                                                     std::size_t channels) {
+  const std::size_t plane = x.size() / (std::size_t(kBatch) * channels);
+  const double n = double(kBatch) * double(plane);
+  std::vector<double> mean(channels), var(channels);
+  for (std::size_t c = 0; c < channels; ++c) {
+    double sum = 0, squares = 0;
+    for (std::size_t b = 0; b < std::size_t(kBatch); ++b)
+      for (std::size_t i = 0; i < plane; ++i) sum += x[(b * channels + c) * plane + i];
+    mean[c] = sum / n;
+    for (std::size_t b = 0; b < std::size_t(kBatch); ++b)
+      for (std::size_t i = 0; i < plane; ++i) {
+        const double d = x[(b * channels + c) * plane + i] - mean[c];
+        squares += d * d;
+      }
+    var[c] = squares / (n - 1);
+  }
+  return {mean, var};
 }
 
 // ResNet-18's forward records with the small-image stem, as docs/formats/dump.md lists them.
@@ -195,6 +218,87 @@ TEST_CASE("a dump holds every module's output, gradient and parameter in executi
   }
 }
 
+TEST_CASE("a dump holds the buffers around each step and, when asked, SGD's momentum buffers",
+          "[e2e]") {
+  Run run;
+  run.options.max_steps = 2;
+  // PyTorch's momentum 0.1 in most batch norms, MindSpore's 0.9 copied into
+  // one, and one whose statistics never move.
+  run.options.debug.bugs = {PlantedBug::parse("bn-momentum:layer1.0.bn1"),
+                            PlantedBug::parse("frozen-bn-stats:layer1.1.bn1")};
+  run.dump("dump", "all", "fwd,params,grads,buffers,optimizer");
+  run.train();
+  const TensorDump dump = TensorDump::open(run.dir / "dump");
+
+  // Step 1's update: 62 parameters and ResNet-18's 20 batch norms' three buffers each.
+  const auto update = select(dump, 1, "update");
+  const std::pair<std::string, std::size_t> groups[] = {{"param_before", 62},
+                                                        {"buffer_before", 60},
+                                                        {"param_after", 62},
+                                                        {"buffer_after", 60},
+                                                        {"optimizer_state_after", 62}};
+  std::size_t at = 0;
+  for (const auto& [role, count] : groups)
+    for (std::size_t k = 0; k < count; ++k, ++at) {
+      REQUIRE(at < update.size());
+      INFO(update[at]->describe());
+      CHECK(update[at]->role == role);
+    }
+  CHECK(at == update.size());
+  const DumpRecord& first_buffer = find(dump, "bn1.running_mean", "buffer_before", 1);
+  CHECK(first_buffer.module == "bn1");
+  CHECK(first_buffer.op == "batch_norm_relu");
+  const DumpRecord& counter = find(dump, "layer2.0.bn1.num_batches_tracked", "buffer_after", 1);
+  CHECK(counter.dtype == parity::DType::kInt64);
+  CHECK(counter.shape.empty());
+  CHECK(dump.read(counter).values<std::int64_t>() == std::vector<std::int64_t>{2});
+  CHECK(dump.read(find(dump, "layer2.0.bn1.num_batches_tracked", "buffer_before", 1))
+            .values<std::int64_t>() == std::vector<std::int64_t>{1});
+
+  // running = (1 - m) running + m batch, the variance unbiased, with the
+  // batch statistics of the batch norm's input (the conv before it).
+  const auto expect_running = [&](const std::string& bn, const std::string& input, double m) {
+    INFO(bn << " momentum " << m);
+    const auto x = values(dump, input, "output", 1);
+    const auto before_mean = values(dump, bn + ".running_mean", "buffer_before", 1);
+    const auto after_mean = values(dump, bn + ".running_mean", "buffer_after", 1);
+    const auto before_var = values(dump, bn + ".running_var", "buffer_before", 1);
+    const auto after_var = values(dump, bn + ".running_var", "buffer_after", 1);
+    const auto [mean, var] = batch_statistics(x, before_mean.size());
+    for (std::size_t c = 0; c < mean.size(); ++c) {
+      REQUIRE(after_mean[c] == Approx((1 - m) * before_mean[c] + m * mean[c]).margin(1e-5));
+      REQUIRE(after_var[c] == Approx((1 - m) * before_var[c] + m * var[c]).epsilon(1e-4));
+    }
+  };
+  expect_running("layer2.0.bn1", "layer2.0.conv1", 0.1);
+  expect_running("layer1.0.bn1", "layer1.0.conv1", 0.9);
+  // Frozen: as they were made, mean 0 and variance 1, step after step.
+  for (const char* role : {"buffer_before", "buffer_after"}) {
+    for (const float v : values(dump, "layer1.1.bn1.running_mean", role, 1)) REQUIRE(v == 0.0f);
+    for (const float v : values(dump, "layer1.1.bn1.running_var", role, 1)) REQUIRE(v == 1.0f);
+  }
+
+  // SGD's momentum buffer, what each update took: w1 = w0 - lr buf0 and
+  // w2 = w1 - lr buf1, with buf0 = g0 + wd w0 and buf1 = 0.9 buf0 + g1 + wd w1.
+  const std::string weight = "layer2.0.conv1.weight";
+  const DumpRecord& buffer = find(dump, weight + ".momentum_buffer", "optimizer_state_after", 1);
+  CHECK(buffer.module == "layer2.0.conv1");
+  CHECK(buffer.op == "conv2d");
+  const auto w0 = values(dump, weight, "param_before", 0);
+  const auto w1 = values(dump, weight, "param_after", 0);
+  const auto w2 = values(dump, weight, "param_after", 1);
+  const auto buf0 = values(dump, weight + ".momentum_buffer", "optimizer_state_after", 0);
+  const auto buf1 = dump.read(buffer).values<float>();
+  const auto g0 = values(dump, weight, "grad", 0);
+  const auto g1 = values(dump, weight, "grad", 1);
+  for (std::size_t i = 0; i < w0.size(); ++i) {
+    REQUIRE(buf0[i] == Approx(g0[i] + 1e-4 * w0[i]).margin(1e-7));
+    REQUIRE(buf1[i] == Approx(0.9 * buf0[i] + g1[i] + 1e-4 * w1[i]).margin(1e-7));
+    REQUIRE(w1[i] == Approx(w0[i] - 0.05 * buf0[i]).margin(1e-7));
+    REQUIRE(w2[i] == Approx(w1[i] - 0.05 * buf1[i]).margin(1e-7));
+  }
+}
+
 TEST_CASE("a block whose ReLU is dropped adds its branches and records no output of its own",
           "[e2e]") {
   Run run;
@@ -292,6 +396,13 @@ TEST_CASE("planted faults in layers that cannot hold them are refused", "[unit]"
   refused("bn-eps:layer9.bn1", "no batch norm named 'layer9.bn1'");
   refused("same-pad:conv9", "no convolution named 'conv9'");
   refused("drop-relu:layer1.0.conv1", "no residual block named 'layer1.0.conv1'");
+  refused("bn-momentum:layer1.0.conv1", "no batch norm named 'layer1.0.conv1'");
+  refused("frozen-bn-stats:layer5.0.bn1", "no batch norm named 'layer5.0.bn1'");
+  Run optimizer;
+  optimizer.options.max_steps = 1;
+  optimizer.config.momentum = 0;
+  optimizer.dump("dump", "all", "fwd,optimizer");
+  expect_error([&] { optimizer.train(); }, "momentum is 0", {"--dump-what"});
   Run run;
   run.options.max_steps = 2;
   run.options.debug.nan = PlantedNan::parse("layer9@0");

@@ -17,15 +17,23 @@ struct BugKindName {
 };
 // Default layers (ResNet-50's): the first stride-2 3x3 conv, the batch norm
 // closing a block (small outputs, so epsilon shows),
-// the first square 3x3 conv (64 in, 64 out), and a block with no downsample
-// (its ReLU sits between its bn3 and the next block's conv1).
-constexpr std::array<BugKindName, 5> kBugKinds{{
+// the first square 3x3 conv (64 in, 64 out), a block with no downsample
+// (its ReLU sits between its bn3 and the next block's conv1), and for the
+// running statistics two batch norms in different stages.
+constexpr std::array<BugKindName, 7> kBugKinds{{
     {PlantedBug::kSamePadding, "same-pad", "layer2.0.conv2"},
     {PlantedBug::kBatchNormEpsilon, "bn-eps", "layer2.0.bn3"},
     {PlantedBug::kLabelSmoothing, "label-smooth", ""},
     {PlantedBug::kTransposedWeight, "transpose-weight", "layer1.0.conv2"},
     {PlantedBug::kDroppedRelu, "drop-relu", "layer1.1"},
+    {PlantedBug::kBatchNormMomentum, "bn-momentum", "layer2.0.bn2"},
+    {PlantedBug::kFrozenBatchNormStats, "frozen-bn-stats", "layer3.0.bn1"},
 }};
+
+// MindSpore's BatchNorm2d momentum weighs the running value, PyTorch's the
+// batch: running = momentum * running + (1 - momentum) * batch there, so
+// MindSpore's default 0.9 is PyTorch's 0.1. Copied verbatim, it is 0.9 here.
+constexpr double kMindSporeMomentum = 0.9;
 
 const BugKindName& kind_name(PlantedBug::Kind kind) {
   return *std::find_if(kBugKinds.begin(), kBugKinds.end(),
@@ -36,6 +44,8 @@ const BugKindName& kind_name(PlantedBug::Kind kind) {
 std::string_view layer_kind(PlantedBug::Kind kind) {
   switch (kind) {
     case PlantedBug::kBatchNormEpsilon:
+    case PlantedBug::kBatchNormMomentum:
+    case PlantedBug::kFrozenBatchNormStats:
       return "batch norm";
     case PlantedBug::kDroppedRelu:
       return "residual block";
@@ -75,7 +85,8 @@ PlantedBug PlantedBug::parse(std::string_view text) {
   }
   throw Error(
       "unknown bug '" + std::string(kind) + "'", "--plant-bug",
-      "same-pad[:CONV], bn-eps[:BN], label-smooth, transpose-weight[:CONV], drop-relu[:BLOCK]");
+      "same-pad[:CONV], bn-eps[:BN], label-smooth, transpose-weight[:CONV], drop-relu[:BLOCK], "
+      "bn-momentum[:BN], frozen-bn-stats[:BN]");
 }
 
 std::string PlantedBug::text() const {
@@ -122,6 +133,17 @@ void BugPlanter::plant(ResNetOptions& model, LossOptions& loss) {
     if (previous_bn) previous_bn(name, spec);
     if (wanted(PlantedBug::kBatchNormEpsilon, name)) {
       spec.eps = 1e-3;
+      planted_.push_back(name);
+    }
+    if (wanted(PlantedBug::kBatchNormMomentum, name)) {
+      spec.momentum = kMindSporeMomentum;
+      planted_.push_back(name);
+    }
+    // Momentum 0: running = running, the update left out (forward and
+    // backward use the batch's statistics in training, so only the running
+    // ones, and eval, see it).
+    if (wanted(PlantedBug::kFrozenBatchNormStats, name)) {
+      spec.momentum = 0;
       planted_.push_back(name);
     }
   };

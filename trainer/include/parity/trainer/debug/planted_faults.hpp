@@ -23,6 +23,8 @@ struct PlantedBug {
     kLabelSmoothing,    // label-smooth: MindSpore's eps/(K-1) off-value instead of eps/K
     kTransposedWeight,  // transpose-weight: a square conv's weight with its in/out axes swapped
     kDroppedRelu,       // drop-relu: a residual block's output is main + shortcut, without the ReLU
+    kBatchNormMomentum,  // bn-momentum: MindSpore's momentum 0.9 taken as PyTorch's (which is 0.1)
+    kFrozenBatchNormStats,  // frozen-bn-stats: a batch norm whose running statistics never move
   };
   Kind kind = kSamePadding;
   std::string layer;  // the torchvision name of the layer it is planted in ("" for label-smooth)
@@ -32,7 +34,8 @@ struct PlantedBug {
   std::string text() const;
 };
 
-// Adds the structural bugs (padding, epsilon, a dropped ReLU) to the model's options and the
+// Adds the structural bugs (padding, epsilon, a dropped ReLU, batch-norm
+// momentum) to the model's options and the
 // loss bug to the loss options. Call check_planted() after building the
 // model: a layer that does not exist, or is not of the right kind, is an
 // Error then.
