@@ -26,14 +26,22 @@ recorded tensor:
             parameter's grad equals autograd's, after its module's grad_output
   update    param_after == param_before - lr * (SGD momentum-buffer rule)
             replayed from the dumped grads, and param_before of step s+1 ==
-            param_after of step s
+            param_after of step s; the records in the documented order
+            (param_before, buffer_before, param_after, buffer_after,
+            optimizer_state_after); every optimizer_state_after equals the
+            replayed momentum buffer
+  buffers   buffer_before of step 0 is the starting state_dict's, of step
+            s+1 step s's buffer_after (bit for bit); num_batches_tracked is
+            int64 and counts one up; running_mean and running_var follow
+            PyTorch's rule (momentum 0.1, unbiased variance) from the dumped
+            input of each batch norm
   options   --dump-stats-only, --dump-steps/--dump-what filtering,
             --model-factory on a custom model (an unfolded ReLU, a residual
             block not called BasicBlock, a module called twice: #2 names and a
             parameter used twice), error messages and exit status 2
 
 Exit status 0 when every check passes, 1 otherwise. Needs /usr/bin/python3
-(torch 1.13, torchvision, numpy); about a minute on one core.
+(torch 1.13, torchvision, numpy); about two minutes on one core.
 """
 
 import argparse
@@ -57,7 +65,11 @@ PYTHON = "/usr/bin/python3"
 FILE_PATTERN = re.compile(r"^tensors/(\d{6})-s(\d+)-(forward|backward|update)-(.+)-([a-z_]+)\.npy$")
 ROLE_PHASE = {"input": "forward", "output": "forward", "loss": "forward",
               "grad_output": "backward", "grad": "backward",
-              "param_before": "update", "param_after": "update"}
+              "param_before": "update", "param_after": "update",
+              "buffer_before": "update", "buffer_after": "update",
+              "optimizer_state_after": "update"}
+UPDATE_ROLES = ("param_before", "buffer_before", "param_after", "buffer_after",
+                "optimizer_state_after")
 # worst |a - b| / max|b| allowed where the same float32 ops could round differently
 TOLERANCE = 1e-5
 
@@ -147,7 +159,9 @@ def check_format(c, directory, header, records, label):
         with open(os.path.join(directory, r["file"]), "rb") as f:
             c.ok(f.read(8) == b"\x93NUMPY\x01\x00", f"{where}: not .npy version 1.0")
         array = load(directory, r)
-        c.ok(array.flags.c_contiguous and array.dtype.str == "<f4" and r["dtype"] == "float32",
+        counter = r["name"].endswith(".num_batches_tracked")
+        c.ok(array.flags.c_contiguous and array.dtype.str == ("<i8" if counter else "<f4")
+             and r["dtype"] == ("int64" if counter else "float32"),
              f"{where}: dtype {array.dtype.str} / {r['dtype']}")
         c.ok(list(array.shape) == r["shape"], f"{where}: file shape {list(array.shape)}, "
              f"manifest {r['shape']}")
@@ -323,14 +337,20 @@ def check_update(c, directory, records, steps, lrs, momentum, weight_decay, nest
     buffers = {}
     previous_after = {}
     worst = 0.0
+    states = 0
     for step in steps:
         update = records_of(records, step, "update")
         grads = {r["name"]: r for r in records_of(records, step, "backward", "grad")}
         before = [r for r in update if r["role"] == "param_before"]
         after = {r["name"]: r for r in update if r["role"] == "param_after"}
-        c.ok([r["name"] for r in update] == [r["name"] for r in before] * 2,
-             f"{label} step {step}: update records are not all param_before then all param_after "
-             "in the same order")
+        state = {r["name"]: r for r in update if r["role"] == "optimizer_state_after"}
+        roles = [r["role"] for r in update]
+        c.ok(roles == sorted(roles, key=UPDATE_ROLES.index),
+             f"{label} step {step}: update records are not param_before, buffer_before, "
+             "param_after, buffer_after, optimizer_state_after")
+        c.ok([r["name"] for r in update if r["role"] == "param_after"]
+             == [r["name"] for r in before],
+             f"{label} step {step}: param_after not in param_before's order")
         for r in before:
             name = r["name"]
             p = torch.from_numpy(load(directory, r))
@@ -345,6 +365,13 @@ def check_update(c, directory, records, steps, lrs, momentum, weight_decay, nest
                 buffers[name].mul_(momentum).add_(d)
             else:
                 buffers[name] = d.clone()
+            if state:
+                r = state[f"{name}.momentum_buffer"]
+                c.ok(r["module"] == name.rpartition(".")[0],
+                     f"{label} step {step}: {r['name']} module {r['module']}")
+                c.close(load(directory, r), buffers[name],
+                        f"{label} step {step} optimizer_state_after {name}", tolerance=1e-6)
+                states += 1
             d = d.add(buffers[name], alpha=momentum) if nesterov else buffers[name]
             expected = p.add(d, alpha=-lrs[step])
             got = load(directory, after[name])
@@ -352,7 +379,45 @@ def check_update(c, directory, records, steps, lrs, momentum, weight_decay, nest
                                        tolerance=1e-6))
             previous_after[name] = got
     print(f"  {label}: param_after follows the SGD rule for steps {list(steps)} "
-          f"(worst relative difference {worst:.2g})")
+          f"(worst relative difference {worst:.2g})"
+          + (f"; {states} momentum buffers equal the replay's" if states else ""))
+
+
+def check_buffers(c, directory, records, steps, initial, label):
+    """Running statistics and batch counts against PyTorch's rule, from the dump alone."""
+    previous = {name: value.numpy() for name, value in initial.items()}
+    checked = 0
+    for step in steps:
+        update = records_of(records, step, "update")
+        forward = {r["name"]: r for r in records_of(records, step, "forward")}
+        before = {r["name"]: r for r in update if r["role"] == "buffer_before"}
+        after = {r["name"]: r for r in update if r["role"] == "buffer_after"}
+        c.ok(list(before) == list(initial) and list(after) == list(initial),
+             f"{label} step {step}: buffer records are not the model's buffers in state_dict order")
+        for name in initial:
+            if name not in before or name not in after:
+                continue
+            c.ok(before[name]["module"] == name.rpartition(".")[0],
+                 f"{label} step {step}: {name} module {before[name]['module']}")
+            c.ok(np.array_equal(load(directory, before[name]), previous[name]),
+                 f"{label} step {step}: buffer_before {name} is not what the step began with")
+            previous[name] = load(directory, after[name])
+        for name in (n for n in initial if n.endswith(".num_batches_tracked")):
+            bn = name.rpartition(".")[0]
+            c.ok(int(load(directory, after[name])) == int(load(directory, before[name])) + 1,
+                 f"{label} step {step}: {name} did not count one up")
+            source = re.sub(r"bn(\d)$", r"conv\1", bn)
+            source = re.sub(r"downsample\.1$", "downsample.0", source)
+            x = torch.from_numpy(load(directory, forward[source])).double()
+            mean = x.mean(dim=(0, 2, 3))
+            var = x.var(dim=(0, 2, 3), unbiased=True)
+            for stat, batch in (("running_mean", mean), ("running_var", var)):
+                old = torch.from_numpy(load(directory, before[f"{bn}.{stat}"])).double()
+                c.close(load(directory, after[f"{bn}.{stat}"]), 0.9 * old + 0.1 * batch,
+                        f"{label} step {step} buffer_after {bn}.{stat}", tolerance=1e-5)
+            checked += 1
+    print(f"  {label}: {checked // len(steps)} batch norms' running statistics and counts follow "
+          f"PyTorch's rule in steps {list(steps)}")
 
 
 # --------------------------------------------------------------------------
@@ -378,6 +443,9 @@ def check_resnet(c, work, model_name, extra, lrs, nesterov, decay_all, label_smo
     check_against_reference(c, dump, records, model, resnet_forward, images, labels,
                             label_smoothing, range(3), label)
     check_update(c, dump, records, range(3), lrs, 0.9, 1e-4, nesterov, decay_all, label)
+    initial = {name: value for name, value in torch.load(init).items() if "running" in name
+               or name.endswith("num_batches_tracked")}
+    check_buffers(c, dump, records, range(3), initial, label)
     return dump, (init, xs, ys), records
 
 
@@ -549,6 +617,9 @@ def check_errors(c, work, files):
          "--dump-what: unknown 'foo'"),
         (["--model", "resnet18"] + batch + ["--dump", nowhere, "--lr", "0.1,0.2"],
          "--lr: 2 values for --steps 3"),
+        (["--model", "resnet18"] + batch + ["--dump", nowhere, "--dump-what", "optimizer",
+                                            "--momentum", "0"],
+         "--dump-what optimizer dumps SGD's momentum buffers, and --momentum is 0"),
         (["--model", "resnet18"] + batch + ["--dump", full],
          "exists and is not an empty directory"),
         (["--model", "resnet50", "--weights", init] + batch + ["--dump", nowhere],
@@ -593,7 +664,8 @@ def main():
             if name == "resnet50":
                 print_block_backward(result[2], "layer2.0")
         check_resnet(c, work, args.models.split(",")[0],
-                     ["--lr", "0.1,0.05,0.2", "--nesterov", "--decay-all", "--label-smoothing", "0"],
+                     ["--lr", "0.1,0.05,0.2", "--nesterov", "--decay-all", "--label-smoothing", "0",
+                      "--dump-what", "all"],
                      [0.1, 0.05, 0.2], True, True, 0.0)
         check_options(c, work, first[1], first[2])
         check_factory(c, work)
