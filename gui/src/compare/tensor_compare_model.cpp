@@ -120,6 +120,8 @@ TensorCompareModel::TensorCompareModel(TensorComparison comparison, QObject* par
     first_mismatch_ = first->row;
     first_structural_ = first->structural;
   }
+  for (std::size_t k = 0; k < c.structure.size(); ++k)
+    if (const std::optional<int> row = structural_row(c, k)) structural_rows_.emplace(*row, k);
   nonfinite_a_ = scan_row(c, true, comparison_.scan_a);
   nonfinite_b_ = scan_row(c, false, comparison_.scan_b);
   first_nonfinite_ = earliest(nonfinite_a_, nonfinite_b_);
@@ -181,6 +183,9 @@ QString TensorCompareModel::text(int row, int column) const {
     }
     case kCheck:
       if (d.status == RecordStatus::kMismatch) return to_qstring(d.failure);
+      if (const auto it = structural_rows_.find(row); it != structural_rows_.end())
+        return QStringLiteral("structure: ") +
+               to_qstring(analyzer::kind_name(c.structure[it->second].kind));
       if (!paired(d)) return to_qstring(analyzer::status_name(d.status));
       return d.stats ? tr("statistics only") : tr("values");
     case kPairedBy:
@@ -203,19 +208,18 @@ QString TensorCompareModel::tooltip(int row) const {
   QStringList lines{to_qstring(c.describe(d)), to_qstring(analyzer::status_name(d.status))};
   if (!d.failure.empty()) lines << to_qstring(d.failure);
   if (d.metrics) lines << metrics_lines(*d.metrics, shown_record(row).shape);
-  if (row == first_mismatch_)
-    lines << (first_structural_
-                  ? tr("the first divergence in execution order: %1")
-                        .arg(to_qstring(c.structure[*first_structural_].message))
-                  : tr("the first divergence in execution order"));
+  if (const auto it = structural_rows_.find(row); it != structural_rows_.end())
+    lines << tr("structure: %1").arg(to_qstring(c.structure[it->second].message));
+  if (row == first_mismatch_) lines << tr("the first divergence in execution order");
   if (row == nonfinite_a_) lines << QStringLiteral("A: ") + nan_scan_line(comparison_.scan_a);
   if (row == nonfinite_b_) lines << QStringLiteral("B: ") + nan_scan_line(comparison_.scan_b);
   return lines.join(QLatin1Char('\n'));
 }
 
 bool TensorCompareModel::agrees(int row) const {
-  // Records with no counterpart are warnings, not failures, as in `parity compare`.
-  return record_diff(row).status != RecordStatus::kMismatch;
+  // As in `parity compare`: a record with no counterpart is a warning unless
+  // it is a structural divergence (missing from a step and phase both dumped).
+  return record_diff(row).status != RecordStatus::kMismatch && !structural_rows_.count(row);
 }
 
 ComparisonModel::Tone TensorCompareModel::tone(int row) const {

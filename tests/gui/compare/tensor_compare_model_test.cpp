@@ -161,14 +161,17 @@ class TensorCompareModelTest : public QObject {
              QStringLiteral("layer1.0.conv2"));
     QCOMPARE(m.index(first, TensorCompareModel::kStatus).data().toString(),
              QStringLiteral("only in A"));
-    // Highlighted as the first divergence though a record only A has is no failure.
+    // A finding, highlighted as the first divergence, its check and tooltip the structure's.
+    QVERIFY(!m.index(first, 0).data(ComparisonModel::kAgreesRole).toBool());
     QVERIFY(m.index(first, 0).data(Qt::BackgroundRole) !=
             m.index(first + 1, 0).data(Qt::BackgroundRole));
-    QVERIFY(m.index(first, 0)
-                .data(Qt::ToolTipRole)
-                .toString()
-                .contains(QStringLiteral("the first divergence in execution order: B has no record "
-                                         "for step 0 forward layer1.0.conv2 output")));
+    QCOMPARE(m.index(first, TensorCompareModel::kCheck).data().toString(),
+             QStringLiteral("structure: missing in B"));
+    const QString tip = m.index(first, 0).data(Qt::ToolTipRole).toString();
+    QVERIFY(tip.contains(
+        QStringLiteral("structure: B has no record for step 0 forward layer1.0.conv2 output")));
+    QVERIFY(tip.contains(QStringLiteral("the first divergence in execution order")));
+    QVERIFY(m.summary().startsWith(QStringLiteral("FAIL")));
     QVERIFY(m.summary().contains(QStringLiteral("first mismatch: forward: structure: B has no record")));
   }
 

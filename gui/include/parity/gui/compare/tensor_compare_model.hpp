@@ -62,6 +62,9 @@ class TensorCompareModel : public ComparisonModel {
   // the first structural divergence (then its index into `structure`).
   std::optional<int> first_mismatch_;
   std::optional<std::size_t> first_structural_;
+  // Row -> index into `structure` of the structural divergence it shows:
+  // findings, as in `parity compare`, even where the record has no counterpart.
+  std::map<int, std::size_t> structural_rows_;
   // The rows of each dump's first NaN/Inf, and the earlier of the two.
   std::optional<int> nonfinite_a_, nonfinite_b_, first_nonfinite_;
 };
