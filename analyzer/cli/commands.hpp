@@ -40,6 +40,7 @@ void add_diff_command(CLI::App& app, Run& run);
 void add_convert_command(CLI::App& app, Run& run);
 void add_compare_command(CLI::App& app, Run& run);
 void add_nan_scan_command(CLI::App& app, Run& run);
+void add_grad_probe_command(CLI::App& app, Run& run);
 void add_report_command(CLI::App& app, Run& run);
 void add_diff_trace_command(CLI::App& app, Run& run);
 void add_synth_command(CLI::App& app, Run& run);

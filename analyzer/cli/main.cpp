@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   parity::cli::add_convert_command(app, run);
   parity::cli::add_compare_command(app, run);
   parity::cli::add_nan_scan_command(app, run);
+  parity::cli::add_grad_probe_command(app, run);
   parity::cli::add_report_command(app, run);
   parity::cli::add_diff_trace_command(app, run);
   parity::cli::add_synth_command(app, run);
@@ -38,7 +39,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1])) {
     std::cerr << "parity: error: unknown command '" << argv[1]
               << "'\n  hint: the commands are: info, export, diff, convert, compare, nan-scan, "
-                 "report, diff-trace, synth, tune-allreduce, loss-compare (see "
+                 "grad-probe, report, diff-trace, synth, tune-allreduce, loss-compare (see "
                  "parity --help)\n";
     return kCouldNotRun;
   }

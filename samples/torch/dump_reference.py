@@ -5,7 +5,10 @@ Runs a torchvision-style model through a few SGD training steps on one fixed
 input batch and writes the tensors of those steps as a Parity dump
 (docs/formats/dump.md: DIR/manifest.jsonl plus DIR/tensors/*.npy). The C++
 trainer writes the same format with the same record names, so the two dumps
-pair record by record with `parity compare`.
+pair record by record with `parity compare`. With --probe-grads GLOBS
+--probe-dir DIR it also writes, for every step, the signs of the chosen
+parameters' gradients after backward (docs/formats/grad-probe.md), as
+`parity-train train --probe-grads` does, for `parity grad-probe`.
 
 Run it with Debian's Python, which has torch 1.13, torchvision and numpy:
 
@@ -75,11 +78,13 @@ Exit status: 0 done, 2 when it could not run (a message
 """
 
 import argparse
+import fnmatch
 import importlib
 import importlib.util
 import json
 import math
 import os
+import struct
 import sys
 
 PROG = "dump_reference.py"
@@ -203,6 +208,16 @@ def build_parser():
                       f"buffers) (default: {DEFAULT_WHAT})")
     dump.add_argument("--dump-stats-only", action="store_true",
                       help="write the manifest with statistics only: no .npy files, file null")
+
+    probe = parser.add_argument_group("gradient-sign probe")
+    probe.add_argument("--probe-grads", metavar="GLOBS",
+                       help="after every step's backward, record one bit per gradient element "
+                       "(1 where > 0) of these parameters: 'all', or a comma list of name globs "
+                       "(layer4.*.weight,fc.weight); needs --probe-dir. The format is "
+                       "docs/formats/grad-probe.md, as parity-train --probe-grads writes it")
+    probe.add_argument("--probe-dir", metavar="DIR",
+                       help="write the gradient-sign probe here (created; refused if it exists "
+                       "and is not empty)")
     return parser
 
 
@@ -355,6 +370,73 @@ def tensor_stats(array):
         stats.update(min=float(values.min()), max=float(values.max()),
                      mean=float(values.mean()), std=float(values.std()))
     return stats
+
+
+# --------------------------------------------------------------------------
+# The gradient-sign probe
+
+
+class GradProbeWriter:
+    """DIR/probe.json and DIR/signs.bin (docs/formats/grad-probe.md): after each
+    step's backward, one record of the chosen parameters' gradient signs, bit 1
+    where an element is > 0 (0 for <= 0 and NaN), little bit order, each
+    parameter's bits padded with zeros to whole 64-bit words."""
+
+    MAGIC = b"PGSR"
+    RECORD_HEADER_BYTES = 16
+
+    def __init__(self, directory, globs_text, model, label, producer):
+        globs = ["*"] if globs_text == "all" else globs_text.split(",")
+        if any(not glob for glob in globs):
+            raise UsageError(f"--probe-grads: '{globs_text}' holds an empty glob")
+        named = list(model.named_parameters())
+        self.params = [(name, param) for name, param in named
+                       if any(fnmatch.fnmatchcase(name, glob) for glob in globs)]
+        for glob in globs:
+            if not any(fnmatch.fnmatchcase(name, glob) for name, _ in self.params):
+                some = ", ".join(name for name, _ in named[:4])
+                raise UsageError(f"--probe-grads: '{glob}' matches no parameter of the model "
+                                 f"(names look like {some}, ...)")
+        offset = self.RECORD_HEADER_BYTES
+        self.layout = []
+        for name, param in self.params:
+            elements = param.numel()
+            size = 8 * ((elements + 63) // 64)
+            self.layout.append({"name": name, "shape": list(param.shape), "elements": elements,
+                                "offset": offset, "bytes": size})
+            offset += size
+        self.record_bytes = offset
+        header = {"format": "parity-grad-probe", "version": 1, "producer": producer,
+                  "model": label, "bit_order": "little",
+                  "sign": "bit 1 where the gradient element is > 0, 0 where it is <= 0 or NaN",
+                  "record_bytes": self.record_bytes, "parameters": self.layout}
+        try:
+            os.makedirs(directory, exist_ok=True)
+            with open(os.path.join(directory, "probe.json"), "w", encoding="utf-8") as out:
+                json.dump(header, out, separators=(",", ":"))
+                out.write("\n")
+            self._signs = open(os.path.join(directory, "signs.bin"), "wb")
+        except OSError as error:
+            raise UsageError(f"--probe-dir: cannot write {directory}: "
+                             f"{error.strerror or error}") from None
+        self.steps = 0
+
+    def write(self, step):
+        record = np.zeros(self.record_bytes, dtype=np.uint8)
+        record[:4] = np.frombuffer(self.MAGIC, dtype=np.uint8)
+        record[4:16] = np.frombuffer(struct.pack("<Iq", len(self.params), step), dtype=np.uint8)
+        for (_, param), place in zip(self.params, self.layout):
+            if param.grad is None:
+                continue    # no gradient: every bit stays 0, as for a zero gradient
+            positive = (param.grad.detach() > 0).cpu().numpy().ravel()
+            bits = np.packbits(positive, bitorder="little")
+            record[place["offset"]:place["offset"] + bits.size] = bits
+        self._signs.write(record.tobytes())
+        self._signs.flush()
+        self.steps += 1
+
+    def close(self):
+        self._signs.close()
 
 
 # --------------------------------------------------------------------------
@@ -837,9 +919,12 @@ def train(args, model, label, images, labels):
     criterion = nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
     optimizer = make_optimizer(model, args)
 
-    writer = recorder = None
+    writer = recorder = probe = None
+    version = ".".join(torch.__version__.split(".")[:2])
+    if args.probe_grads:
+        probe = GradProbeWriter(args.probe_dir, args.probe_grads, model, label,
+                                f"dump_reference.py (torch {version})")
     if args.dump:
-        version = ".".join(torch.__version__.split(".")[:2])
         header = {"format": "parity-dump", "version": 1,
                   "producer": f"dump_reference.py (torch {version})", "model": label,
                   "stats_only": bool(args.dump_stats_only),
@@ -864,6 +949,8 @@ def train(args, model, label, images, labels):
         if dumped:
             recorder.end_forward(loss)
         loss.backward()
+        if probe is not None:
+            probe.write(step)
         if dumped:
             recorder.end_backward()
             recorder.parameters("param_before")
@@ -881,6 +968,10 @@ def train(args, model, label, images, labels):
     if writer is not None:
         writer.close()
         progress(f"wrote {writer.records} records to {args.dump}")
+    if probe is not None:
+        probe.close()
+        progress(f"probed the gradient signs of {len(probe.params)} parameters in {probe.steps} "
+                 f"steps to {args.probe_dir}")
 
 
 def main(argv=None):
@@ -910,9 +1001,12 @@ def run(args):
         raise UsageError("--save-images and --save-labels save the batch of --make-batch")
     if args.make_batch:
         parse_batch_shape(args.make_batch)
-    running = bool(args.images or args.dump)
-    if args.dump and not (args.images or args.make_batch):
-        raise UsageError("--dump needs a batch: --images and --labels, or --make-batch")
+    if bool(args.probe_grads) != bool(args.probe_dir):
+        raise UsageError("--probe-grads and --probe-dir go together")
+    running = bool(args.images or args.dump or args.probe_dir)
+    for option, given in (("--dump", args.dump), ("--probe-dir", args.probe_dir)):
+        if given and not (args.images or args.make_batch):
+            raise UsageError(f"{option} needs a batch: --images and --labels, or --make-batch")
     if not running and not (args.save_init or args.save_images or args.save_labels):
         raise UsageError("nothing to do: give --dump (with a batch), --images/--labels, "
                          "--save-init or --make-batch with --save-images/--save-labels")
@@ -925,6 +1019,10 @@ def run(args):
                                               or os.listdir(args.dump)):
                 raise UsageError(f"--dump: {args.dump} exists and is not an empty directory "
                                  "(a dump is never mixed with another; choose a new directory)")
+        if args.probe_dir and os.path.exists(args.probe_dir) and (
+                not os.path.isdir(args.probe_dir) or os.listdir(args.probe_dir)):
+            raise UsageError(f"--probe-dir: {args.probe_dir} exists and is not an empty directory "
+                             "(a probe is never mixed with another; choose a new directory)")
 
     torch.set_num_threads(args.threads)
     if args.deterministic:

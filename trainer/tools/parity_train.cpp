@@ -5,7 +5,8 @@
 //                      [--eval] [--data-delay-ms MS] [--init-weights FILE [--map MAP]]
 //                      [--input-batch IMAGES.npy --input-labels LABELS.npy]
 //                      [--dump DIR [--dump-steps 0-2] [--dump-what fwd,bwd,params,grads,buffers]
-//                      [--dump-stats-only]] [--detect-anomaly] [--plant-bug KIND[:LAYER]]...
+//                      [--dump-stats-only]] [--probe-grads GLOB[,GLOB...] --probe-dir DIR]
+//                      [--detect-anomaly] [--plant-bug KIND[:LAYER]]...
 //                      [--plant-nan LAYER@STEP] [--plant-overflow STEPS]
 //   parity-train eval  --config FILE --checkpoint FILE [--map MAP] [--set k=v]... [--threads N]
 //   parity-train keys  (every config key with its type, default and meaning)
@@ -38,8 +39,8 @@ constexpr const char* kMapHelp =
 
 struct DebugArguments {
   std::string init_weights, weights_map = "auto", input_images, input_labels, dump,
-                            dump_steps = "all", dump_what = "fwd,bwd,params,grads,buffers", plant_nan,
-                            plant_overflow;
+                            dump_steps = "all", dump_what = "fwd,bwd,params,grads,buffers",
+                            probe_grads, probe_dir, plant_nan, plant_overflow;
   bool dump_stats_only = false, detect_anomaly = false;
   std::vector<std::string> plant_bugs;
 
@@ -73,6 +74,12 @@ struct DebugArguments {
         "momentum buffers after the update); default all but optimizer");
     command.add_flag("--dump-stats-only", dump_stats_only,
                      "write the manifest with statistics, no arrays");
+    command.add_option("--probe-grads", probe_grads,
+                       "after every step's backward, record one bit per gradient element (1 where "
+                       "> 0) of these parameters: all, or a comma list of name globs "
+                       "(layer4.*.weight,fc.weight); needs --probe-dir (docs/formats/grad-probe.md)");
+    command.add_option("--probe-dir", probe_dir,
+                       "write the gradient-sign probe here; must not exist or be empty");
     command.add_flag(
         "--detect-anomaly", detect_anomaly,
         "check every tensor of every step; stop at the first NaN/Inf, naming the op (exit 1)");
@@ -100,6 +107,13 @@ struct DebugArguments {
       options.stats_only = dump_stats_only;
       debug.dump = options;
     }
+    if (probe_grads.empty() != probe_dir.empty())
+      throw parity::Error("--probe-grads and --probe-dir go together",
+                          probe_grads.empty() ? "--probe-dir" : "--probe-grads",
+                          "give both: --probe-grads all --probe-dir DIR");
+    if (!probe_grads.empty())
+      debug.probe = parity::trainer::GradProbeOptions{
+          probe_dir, parity::trainer::GradProbeOptions::parse_globs(probe_grads), ""};
     debug.detect_anomaly = detect_anomaly;
     for (const std::string& bug : plant_bugs)
       debug.bugs.push_back(parity::trainer::PlantedBug::parse(bug));

@@ -20,6 +20,9 @@ void ObserverChain::grad_output(const Module& module, const Tensor& grad) {
 void ObserverChain::parameter_grad(const Module& module, const Parameter& parameter) {
   for (auto& o : observers_) o->parameter_grad(module, parameter);
 }
+void ObserverChain::gradients_ready(const ModelState& state) {
+  for (auto& o : observers_) o->gradients_ready(state);
+}
 void ObserverChain::before_update(const ModelState& state) {
   for (auto& o : observers_) o->before_update(state);
 }

@@ -23,6 +23,9 @@ void check_data_parallel(const TrainConfig& config, const TrainOptions& options)
   if (options.debug.dump)
     throw Error("--dump writes one folder for one process", "--dump",
                 "dump on a single-process run");
+  if (options.debug.probe)
+    throw Error("--probe-dir writes one folder for one process", "--probe-grads",
+                "probe gradients on a single-process run");
 }
 
 void check_data_delay(const TrainOptions& options) {

@@ -110,6 +110,13 @@ void TrainingSession::add_observers() {
     dumper_ = writer.get();
     observers_.add(std::move(writer));
   }
+  if (debug_.probe) {
+    GradProbeOptions probe = *debug_.probe;
+    probe.model = name_of(config_.net_name);
+    auto signs = std::make_unique<GradSignProbe>(*backend_, probe, model_->state());
+    probe_ = signs.get();
+    observers_.add(std::move(signs));
+  }
   if (debug_.detect_anomaly) observers_.add(std::make_unique<AnomalyDetector>(*backend_));
   if (!observers_.empty()) tracing_.observer = &observers_;
 }
@@ -189,6 +196,11 @@ TrainSummary TrainingSession::sum_up() {
     log_ << "dumped " << summary_.dumped_tensors << " tensors ("
          << format_number(double(summary_.dumped_bytes) / 1e6, "%.1f") << " MB) to "
          << debug_.dump->dir.string() << std::endl;
+  }
+  if (probe_) {
+    summary_.probed_steps = probe_->steps();
+    log_ << "probed the gradient signs of " << probe_->parameters() << " parameters in "
+         << summary_.probed_steps << " steps to " << debug_.probe->dir.string() << std::endl;
   }
   summary_.global_step = global_step_;
   summary_.overflow_steps = scaling_->state().overflow_steps;

@@ -16,6 +16,7 @@
 #include "parity/profiler/recorder.hpp"
 #include "parity/trainer/checkpoint/checkpoint_manager.hpp"
 #include "parity/trainer/data/loader.hpp"
+#include "parity/trainer/debug/grad_sign_probe.hpp"
 #include "parity/trainer/debug/planted_faults.hpp"
 #include "parity/trainer/debug/tensor_dumper.hpp"
 #include "parity/trainer/loss/softmax_cross_entropy.hpp"
@@ -99,6 +100,7 @@ class TrainingSession {
   std::optional<ResNet> model_;
   NanPlanter* nan_planter_ = nullptr;  // in observers_
   TensorDumper* dumper_ = nullptr;     // in observers_
+  GradSignProbe* probe_ = nullptr;     // in observers_
   std::optional<Sgd> optimizer_;
   std::optional<StepLossScaling> scaling_;
   std::vector<ParamTensors*> parameter_tensors_;

@@ -99,6 +99,7 @@ void TrainingSession::backward(const BackendLoss& result) {
     MaybeScope phase(recorder_.get(), names_->allreduce_wait, Category::kPhase);
     ranks_.reducer->finish_step();
   }
+  if (tracing_.observer) tracing_.observer->gradients_ready(model_->state());
 }
 
 // Whether the step's update was applied.

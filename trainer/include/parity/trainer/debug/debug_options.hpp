@@ -1,6 +1,6 @@
 // The settings of a debugging run (`parity-train train` options beyond the
 // config): start from given weights, feed one fixed batch, dump tensors,
-// stop at the first NaN/Inf, and plant known faults.
+// probe gradient signs, stop at the first NaN/Inf, and plant known faults.
 #pragma once
 
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "parity/trainer/debug/grad_sign_probe.hpp"
 #include "parity/trainer/debug/planted_faults.hpp"
 #include "parity/trainer/debug/step_selection.hpp"
 #include "parity/trainer/debug/tensor_dumper.hpp"
@@ -23,6 +24,8 @@ struct DebugOptions {
   // One batch used at every step instead of the dataset.
   std::optional<std::filesystem::path> input_images, input_labels;
   std::optional<DumpOptions> dump;
+  // Every step's gradient signs (--probe-grads, --probe-dir).
+  std::optional<GradProbeOptions> probe;
   bool detect_anomaly = false;
   std::vector<PlantedBug> bugs;
   std::optional<PlantedNan> nan;

@@ -29,6 +29,10 @@ class TensorObserver {
   virtual void loss(double /*value*/) {}
   virtual void grad_output(const Module& /*module*/, const Tensor& /*grad*/) {}
   virtual void parameter_grad(const Module& /*module*/, const Parameter& /*parameter*/) {}
+  // Backward has finished: every parameter's gradient is complete (after any
+  // AllReduce), before the loss scaler's overflow check and the optimizer.
+  // Called on every step, including one the loss scaler then skips.
+  virtual void gradients_ready(const ModelState& /*state*/) {}
   virtual void before_update(const ModelState& /*state*/) {}
   virtual void after_update(const ModelState& /*state*/) {}
 };
@@ -47,6 +51,7 @@ class ObserverChain final : public TensorObserver {
   void loss(double value) override;
   void grad_output(const Module& module, const Tensor& grad) override;
   void parameter_grad(const Module& module, const Parameter& parameter) override;
+  void gradients_ready(const ModelState& state) override;
   void before_update(const ModelState& state) override;
   void after_update(const ModelState& state) override;
 

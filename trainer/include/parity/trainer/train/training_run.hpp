@@ -50,6 +50,7 @@ struct TrainSummary {
   std::optional<std::filesystem::path> last_checkpoint;
   std::int64_t dumped_tensors = 0;  // records written by --dump
   std::uint64_t dumped_bytes = 0;   // their .npy data
+  std::int64_t probed_steps = 0;    // records written by --probe-grads
 };
 
 struct EvalResult {
