@@ -66,12 +66,19 @@ GradSignProbe::GradSignProbe(Backend& backend, const GradProbeOptions& options,
     : backend_(backend),
       chosen_(choose(options.globs, state)),
       writer_(options.dir, importers::lay_out_grad_probe(std::string("parity-train ") + kVersion,
-                                                         options.model, layout(chosen_, state))) {}
+                                                         options.model, layout(chosen_, state))) {
+  std::int64_t largest = 0;
+  for (const std::size_t i : chosen_)
+    largest = std::max(largest, element_count(state.parameters[i].shape));
+  host_.resize(static_cast<std::size_t>(largest));
+}
 
 void GradSignProbe::gradients_ready(const ModelState& state) {
   for (std::size_t k = 0; k < chosen_.size(); ++k) {
-    const std::vector<float> grad = backend_.to_host(state.parameters[chosen_[k]].tensors->grad);
-    importers::pack_signs(grad, writer_.parameter_words(k));
+    const Tensor& grad = state.parameters[chosen_[k]].tensors->grad;
+    const std::span<float> values(host_.data(), static_cast<std::size_t>(grad.element_count()));
+    backend_.copy_to_host(grad, values);
+    importers::pack_signs(values, writer_.parameter_words(k));
   }
   writer_.write_step(step_);
 }

@@ -72,7 +72,10 @@ importers::DumpRecord TensorDumper::owned_record(std::string name, std::string m
 
 void TensorDumper::write(std::string_view phase, std::string name, std::string module,
                          std::string_view op, std::string_view role, const Tensor& tensor) {
-  const std::vector<float> values = backend_.to_host(tensor);
+  const auto count = static_cast<std::size_t>(tensor.element_count());
+  if (host_.size() < count) host_.resize(count);
+  const std::span<float> values(host_.data(), count);
+  backend_.copy_to_host(tensor, values);
   writer_.write(record(phase, std::move(name), std::move(module), op, role, tensor.dims()), values);
 }
 

@@ -76,6 +76,12 @@ class CpuBackend final : public Backend {
 
   std::vector<float> to_host(const Tensor& tensor) override {
     std::vector<float> values(static_cast<std::size_t>(tensor.element_count()));
+    copy_to_host(tensor, values);
+    return values;
+  }
+
+  void copy_to_host(const Tensor& tensor, std::span<float> values) override {
+    check_count(tensor.dims(), values.size());
     cpu::CpuTensor& source = cpu_tensor(tensor);
     const dnnl::memory::desc plain = cpu::plain_desc(tensor.dims());
     if (source.desc() == plain) {
@@ -84,7 +90,6 @@ class CpuBackend final : public Backend {
       dnnl::memory target(plain, context_.engine, values.data());
       cpu::reorder(context_, source.memory(), target, kind_of(source));
     }
-    return values;
   }
 
   void write(const Tensor& tensor, std::span<const float> values) override {

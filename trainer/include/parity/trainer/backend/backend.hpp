@@ -5,6 +5,7 @@
 // training forward, and writes its parameters' gradients in backward.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -138,6 +139,13 @@ class Backend {
   // Host data in the plain logical layout, in and out.
   virtual Tensor from_host(const Dims& dims, std::span<const float> values) = 0;
   virtual std::vector<float> to_host(const Tensor& tensor) = 0;
+  // The same into `values` (tensor.element_count() floats), for an observer
+  // that reads many tensors every step and reuses one buffer: no allocation,
+  // no page faults. The default copies what to_host returns.
+  virtual void copy_to_host(const Tensor& tensor, std::span<float> values) {
+    const std::vector<float> host = to_host(tensor);
+    std::copy(host.begin(), host.end(), values.begin());
+  }
   virtual void write(const Tensor& tensor, std::span<const float> values) = 0;
   virtual void fill(const Tensor& tensor, float value) = 0;
 

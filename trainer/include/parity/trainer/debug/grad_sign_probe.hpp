@@ -44,6 +44,7 @@ class GradSignProbe final : public TensorObserver {
   Backend& backend_;
   std::vector<std::size_t> chosen_;  // indexes into ModelState::parameters
   importers::GradProbeWriter writer_;
+  std::vector<float> host_;  // one gradient at a time, sized for the largest
   std::int64_t step_ = 0;
 };
 

@@ -83,6 +83,7 @@ class TensorDumper final : public TensorObserver {
   DumpOptions options_;
   const ModelState& state_;
   importers::DumpWriter writer_;
+  std::vector<float> host_;  // the tensor being written; grows to the largest
   std::int64_t step_ = -1;
   bool active_ = false;  // this step is selected
   // Each module's op, learnt as it runs, for the update records (the
