@@ -13,6 +13,7 @@
 #include "parity/importers/dump/tensor_dump.hpp"
 #include "parity/importers/numpy.hpp"
 #include "process.hpp"
+#include "random_floats.hpp"
 #include "temp_dir.hpp"
 
 using namespace parity::importers;
@@ -73,6 +74,42 @@ TEST_CASE("statistics are over the finite elements, in float64", "[unit]") {
   CHECK_FALSE(empty.mean.has_value());
   CHECK(empty.l2 == 0);
   CHECK_FALSE(empty.finite());
+}
+
+TEST_CASE("statistics of long tensors, four floats a step, equal a float64 reference", "[unit]") {
+  // Blocks of 256 go four floats at a time unless they hold a NaN or an Inf;
+  // lengths around the block size and NaN/Inf placed in some blocks only
+  // cover the first value, the blocks, the checked blocks and the tail.
+  for (const std::size_t count : {255u, 256u, 257u, 1000u, 4099u}) {
+    std::vector<float> values = random_floats(count, unsigned(count), 5.0f, 9.0f);
+    if (count > 600) {
+      values[300] = kNaN;
+      values[count - 2] = -kInf;
+    }
+    double sum = 0, l2 = 0, low = 1e9, high = -1e9;
+    std::int64_t n = 0;
+    for (const float v : values)
+      if (std::isfinite(v)) {
+        sum += v;
+        l2 += double(v) * v;
+        low = std::min(low, double(v));
+        high = std::max(high, double(v));
+        ++n;
+      }
+    const double mean = sum / double(n);
+    double squares = 0;
+    for (const float v : values)
+      if (std::isfinite(v)) squares += (v - mean) * (v - mean);
+    const TensorStats stats = compute_stats(std::span<const float>(values));
+    INFO(count << " elements");
+    CHECK(stats.nan == (count > 600 ? 1 : 0));
+    CHECK(stats.inf == (count > 600 ? 1 : 0));
+    CHECK(*stats.min == low);
+    CHECK(*stats.max == high);
+    CHECK(*stats.mean == Approx(mean).epsilon(1e-13));
+    CHECK(*stats.std == Approx(std::sqrt(squares / double(n))).epsilon(1e-10));
+    CHECK(stats.l2 == Approx(std::sqrt(l2)).epsilon(1e-13));
+  }
 }
 
 TEST_CASE("a written dump reads back record by record, and NumPy reads its arrays", "[unit]") {
