@@ -72,6 +72,14 @@ importers::DumpRecord TensorDumper::owned_record(std::string name, std::string m
 
 void TensorDumper::write(std::string_view phase, std::string name, std::string module,
                          std::string_view op, std::string_view role, const Tensor& tensor) {
+  // Statistics do not depend on the order of the elements: a stats-only dump
+  // reads them where the backend keeps them, without reordering a copy.
+  if (options_.stats_only)
+    if (const auto elements = backend_.host_elements(tensor)) {
+      writer_.write(record(phase, std::move(name), std::move(module), op, role, tensor.dims()),
+                    *elements);
+      return;
+    }
   const auto count = static_cast<std::size_t>(tensor.element_count());
   if (host_.size() < count) host_.resize(count);
   const std::span<float> values(host_.data(), count);

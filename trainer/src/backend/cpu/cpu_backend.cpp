@@ -92,6 +92,15 @@ class CpuBackend final : public Backend {
     }
   }
 
+  std::optional<std::span<const float>> host_elements(const Tensor& tensor) override {
+    cpu::CpuTensor& source = cpu_tensor(tensor);
+    const auto count = static_cast<std::size_t>(tensor.element_count());
+    if (source.desc().data_type() != dnnl::memory::data_type::f32 ||
+        source.bytes() != count * sizeof(float))
+      return std::nullopt;  // padded blocks: their zeros would count
+    return std::span<const float>(source.data(), count);
+  }
+
   void write(const Tensor& tensor, std::span<const float> values) override {
     check_count(tensor.dims(), values.size());
     cpu::CpuTensor& target = cpu_tensor(tensor);

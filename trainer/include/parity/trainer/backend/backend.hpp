@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -145,6 +146,13 @@ class Backend {
   virtual void copy_to_host(const Tensor& tensor, std::span<float> values) {
     const std::vector<float> host = to_host(tensor);
     std::copy(host.begin(), host.end(), values.begin());
+  }
+  // The tensor's elements where the backend keeps them, in its own order
+  // (a blocked layout's, not the logical one), when they are float32 in host
+  // memory with no padding between them; else nothing. For what does not
+  // depend on the order (statistics), without a copy.
+  virtual std::optional<std::span<const float>> host_elements(const Tensor& /*tensor*/) {
+    return std::nullopt;
   }
   virtual void write(const Tensor& tensor, std::span<const float> values) = 0;
   virtual void fill(const Tensor& tensor, float value) = 0;
