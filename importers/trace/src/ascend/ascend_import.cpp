@@ -9,33 +9,12 @@
 #include "ascend/ascend_trace_view.hpp"
 #include "mindspore/mindspore_op_statistic.hpp"
 #include "parity/core/error.hpp"
+#include "rank_choice.hpp"
 
 namespace parity::importers::trace {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string rank_list(const std::vector<AscendRankFiles>& ranks) {
-  std::string list;
-  for (const AscendRankFiles& rank : ranks)
-    list += (list.empty() ? "" : ", ") + std::to_string(rank.rank);
-  return list;
-}
-
-const AscendRankFiles& chosen_rank(const fs::path& dir, const std::vector<AscendRankFiles>& ranks,
-                                   const ImportOptions& options, ImportSummary& summary) {
-  if (!options.rank) {
-    if (ranks.size() > 1)
-      summary.notes.push_back("the other ranks: only rank " + std::to_string(ranks.front().rank) +
-                              " (the lowest) of ranks " + rank_list(ranks) +
-                              " is read; `parity import DIR --rank N` reads another");
-    return ranks.front();
-  }
-  for (const AscendRankFiles& rank : ranks)
-    if (rank.rank == *options.rank) return rank;
-  throw Error("no ASCEND_PROFILER_OUTPUT of rank " + std::to_string(*options.rank), dir.string(),
-              "the folder has ranks " + rank_list(ranks));
-}
 
 // Steps where the trace marks none (MindSpore's trace_view has no
 // ProfilerStep ranges): each from its first kernel's start to its last
@@ -102,7 +81,7 @@ void read_ascend_output(const fs::path& dir, const ImportOptions& options, Trace
   if (ranks.empty())
     throw Error("no ASCEND_PROFILER_OUTPUT folder here", dir.string(),
                 "give the <name>_ascend_ms or <name>_ascend_pt folder the profiler wrote");
-  const AscendRankFiles& files = chosen_rank(dir, ranks, options, summary);
+  const AscendRankFiles& files = chosen_rank(dir, ranks, options, summary, "ASCEND_PROFILER_OUTPUT");
   if (files.trace_view.empty())
     throw Error("no trace_view.json in " + files.output.string(), dir.string(),
                 "Parity reads the text export (export_type \"text\"); the .db export alone is not "

@@ -12,34 +12,12 @@
 #include "mindspore/mindspore_timeline_data.hpp"
 #include "mindspore/mindspore_timeline_steps.hpp"
 #include "parity/core/error.hpp"
+#include "rank_choice.hpp"
 
 namespace parity::importers::trace {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string rank_list(const std::vector<MindSporeRankFiles>& ranks) {
-  std::string list;
-  for (const MindSporeRankFiles& rank : ranks)
-    list += (list.empty() ? "" : ", ") + std::to_string(rank.rank);
-  return list;
-}
-
-const MindSporeRankFiles& chosen_rank(const fs::path& dir,
-                                      const std::vector<MindSporeRankFiles>& ranks,
-                                      const ImportOptions& options, ImportSummary& summary) {
-  if (!options.rank) {
-    if (ranks.size() > 1)
-      summary.notes.push_back("the other ranks: only rank " + std::to_string(ranks.front().rank) +
-                              " (the lowest) of ranks " + rank_list(ranks) +
-                              " is read; `parity import DIR --rank N` reads another");
-    return ranks.front();
-  }
-  for (const MindSporeRankFiles& rank : ranks)
-    if (rank.rank == *options.rank) return rank;
-  throw Error("no profiler files of rank " + std::to_string(*options.rank), dir.string(),
-              "the folder has ranks " + rank_list(ranks));
-}
 
 // World size where the folder shows it: ranks 0..n-1 all present. Early 1.x
 // named the files by device id, so a lone rank 1 says nothing of the others.
@@ -92,7 +70,7 @@ void read_profile_dir(const fs::path& dir, const ImportOptions& options, TraceAs
   if (ranks.empty())
     throw Error("no MindSpore profiler files in the folder", dir.string(),
                 "give the profiler/ folder that Profiler.analyse() wrote");
-  const MindSporeRankFiles& files = chosen_rank(dir, ranks, options, summary);
+  const MindSporeRankFiles& files = chosen_rank(dir, ranks, options, summary, "profiler files");
   const std::string rank = std::to_string(files.rank);
   if (files.step_trace.empty())
     throw Error("no step trace (step_trace_raw_" + rank + "_detail_time.csv) for rank " + rank,
