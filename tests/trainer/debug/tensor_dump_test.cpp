@@ -348,9 +348,15 @@ TEST_CASE("dumps cover the chosen steps and contents, stats-only dumps hold the 
     INFO(a.describe());
     CHECK_FALSE(b.file.has_value());
     CHECK(b.name == a.name);
-    // Deterministic runs: the very same numbers.
-    CHECK(b.stats->l2 == a.stats->l2);
-    CHECK(b.stats->mean == a.stats->mean);
+    // Deterministic runs: the same elements. A stats-only dump reads them in
+    // the backend's own layout (TensorDumper::write), so the float64 sums may
+    // round differently in their last bits; the extremes and counts are exact.
+    CHECK(b.stats->l2 == Approx(a.stats->l2).epsilon(1e-12));
+    CHECK(*b.stats->mean == Approx(*a.stats->mean).epsilon(1e-12).margin(1e-12));
+    CHECK(b.stats->min == a.stats->min);
+    CHECK(b.stats->max == a.stats->max);
+    CHECK(b.stats->nan == a.stats->nan);
+    CHECK(b.stats->inf == a.stats->inf);
   }
 }
 
