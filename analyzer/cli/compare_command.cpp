@@ -1,6 +1,9 @@
 // `parity compare A B`: the first tensor, in execution order, where two
 // tensor dumps part ways.
+#include <optional>
+
 #include "commands.hpp"
+#include "parity/core/error.hpp"
 #include "parity/analyzer/compare/compare_report.hpp"
 #include "parity/analyzer/compare/dump_compare.hpp"
 #include "progress.hpp"
@@ -16,6 +19,8 @@ void add_compare_command(CLI::App& app, Run& run) {
     ReportFlags report;
     unsigned threads = 0;
     bool all = false;
+    std::string reference;
+    double reference_mean_ratio = 2, reference_max_ratio = 10;
   };
   const auto [command, options] = add_subcommand<Options>(
       app, "compare",
@@ -44,6 +49,18 @@ void add_compare_command(CLI::App& app, Run& run) {
   add_report_options(*command, options->report, analyzer::compare_report_formats());
   command->add_option("--threads", options->threads,
                       "Pairs compared at once (default: one per core)");
+  command->add_option(
+      "--reference", options->reference,
+      "A float64 dump R of B's producer from the same weights and batch "
+      "(dump_reference.py --float64): each floating pair is judged by its errors against R, "
+      "passing where A's is within --reference-mean-ratio of B's on average and "
+      "--reference-max-ratio at most, so that float32 rounding is never called a mismatch");
+  command->add_option("--reference-mean-ratio", options->reference_mean_ratio,
+                      "With --reference: A's mean error against R at most this times B's "
+                      "(default 2)");
+  command->add_option("--reference-max-ratio", options->reference_max_ratio,
+                      "With --reference: A's largest error against R at most this times B's "
+                      "(default 10)");
   command->add_flag("--all", options->all,
                     "List every pair and every record with no counterpart, not only the mismatches "
                     "(text, md and html; the other formats always list every pair)");
@@ -54,6 +71,16 @@ void add_compare_command(CLI::App& app, Run& run) {
     compare_options.parallel.threads = options->threads;
     const auto a = importers::TensorDump::open(options->a);
     const auto b = importers::TensorDump::open(options->b);
+    std::optional<importers::TensorDump> reference;
+    if (!options->reference.empty()) {
+      if (!(options->reference_mean_ratio >= 1) || !(options->reference_max_ratio >= 1))
+        throw Error("the reference ratios must be at least 1", "--reference-mean-ratio/--reference-max-ratio",
+                    "A passes where its error is within that factor of B's; 1 asks for no more error than B's");
+      reference = importers::TensorDump::open(options->reference);
+      compare_options.reference = &*reference;
+      compare_options.reference_limits = {options->reference_mean_ratio,
+                                          options->reference_max_ratio};
+    }
     ProgressLine progress("comparing");
     compare_options.parallel.progress = [&progress](std::size_t done, std::size_t total) {
       progress.update(done, total);

@@ -134,6 +134,18 @@ Table unpaired_table(const DumpComparison& c, bool all, std::size_t& more) {
   return table;
 }
 
+// "R: 412 pairs judged against it, A's error within 2x B's on average and
+// 10x at most; 3 compared by tolerance (R holds no such record)".
+std::string reference_summary(const DumpComparison& c) {
+  const std::size_t judged = c.judged_by_reference();
+  return c.path_reference + ": " + std::to_string(judged) +
+         " pairs judged against it, A's error within " +
+         format_number(c.reference_limits.mean_ratio) + "x B's on average and " +
+         format_number(c.reference_limits.max_ratio) + "x at most; " +
+         std::to_string(c.pairs() - judged) +
+         " compared by tolerance (integer records, or records R does not hold)";
+}
+
 // "config: lr, momentum; versions: 4; environment: OMP_NUM_THREADS": the
 // settings a port should match by name, the versions (expected to differ) by count.
 std::string settings_summary(const DumpComparison& c) {
@@ -180,6 +192,8 @@ Document compare_document(const DumpComparison& c, bool all) {
       {"summary", summary_text(c)}};
   if (c.has_phases())
     fields.push_back({"structure", std::to_string(c.structure.size()) + " structural divergences"});
+  if (!c.path_reference.empty())
+    fields.push_back({"reference", reference_summary(c)});
   if (!c.settings.empty()) fields.push_back({"settings that differ", settings_summary(c)});
   fields.push_back({"read", format_throughput(c.bytes_read, c.seconds)});
   doc.fields(std::move(fields));
@@ -305,6 +319,14 @@ ordered_json compare_json(const DumpComparison& c) {
     if (d.metrics) item["metrics"] = metrics_json(*d.metrics, c.records_a[*d.a].shape);
     if (d.stats)
       item["statistics"] = {{"a", stats_json(d.stats->a)}, {"b", stats_json(d.stats->b)}};
+    if (d.reference)
+      item["reference"] = {{"mean_error_a", d.reference->mean_a},
+                           {"max_error_a", d.reference->max_a},
+                           {"mean_error_b", d.reference->mean_b},
+                           {"max_error_b", d.reference->max_b},
+                           {"mean_ratio", d.reference->mean_ratio},
+                           {"max_ratio", d.reference->max_ratio},
+                           {"passed", d.reference->passed}};
     if (d.status == RecordStatus::kMismatch) item["failure"] = d.failure;
     records.push_back(std::move(item));
   }
@@ -333,6 +355,9 @@ ordered_json compare_json(const DumpComparison& c) {
             {"only_in_a", c.count(RecordStatus::kOnlyInA)},
             {"only_in_b", c.count(RecordStatus::kOnlyInB)},
             {"statistics_only", c.statistics_only()},
+            {"reference", c.path_reference.empty() ? ordered_json(nullptr)
+                                                   : ordered_json(c.path_reference)},
+            {"judged_by_reference", c.judged_by_reference()},
             {"bytes_read", c.bytes_read},
             {"seconds", c.seconds}}},
           {"structure", structure},

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <tuple>
 
 #include "parity/analyzer/compare/dump_pairing.hpp"
 #include "parity/analyzer/element_index.hpp"
@@ -41,8 +43,36 @@ std::optional<std::string> value_failure(const TensorMetrics& m, const Tolerance
   return std::nullopt;
 }
 
-void compare_pair(const TensorDump& a, const TensorDump& b, RecordDiff& diff,
-                  std::atomic<std::uint64_t>& bytes) {
+// R's records by B's key (step, phase, role, name): R is a run of B's
+// producer, so it names its records as B does.
+class ReferenceRecords {
+ public:
+  ReferenceRecords(const TensorDump& r, const ReferenceLimits& limits) : dump_(r), limits_(limits) {
+    for (std::size_t k = 0; k < r.records().size(); ++k) {
+      const DumpRecord& record = r.records()[k];
+      if (record.file) index_.emplace(key(record), k);
+    }
+  }
+  // The record of R with B's key and a shape like it, if any.
+  const DumpRecord* find(const DumpRecord& b) const {
+    const auto it = index_.find(key(b));
+    if (it == index_.end()) return nullptr;
+    const DumpRecord& record = dump_.records()[it->second];
+    return record.shape == b.shape ? &record : nullptr;
+  }
+  const TensorDump& dump() const { return dump_; }
+  const ReferenceLimits& limits() const { return limits_; }
+
+ private:
+  using Key = std::tuple<std::int64_t, std::string, std::string, std::string>;
+  static Key key(const DumpRecord& r) { return {r.step, r.phase, r.role, r.name}; }
+  const TensorDump& dump_;
+  ReferenceLimits limits_;
+  std::map<Key, std::size_t> index_;
+};
+
+void compare_pair(const TensorDump& a, const TensorDump& b, const ReferenceRecords* reference,
+                  RecordDiff& diff, std::atomic<std::uint64_t>& bytes) {
   const DumpRecord& left = a.records()[*diff.a];
   const DumpRecord& right = b.records()[*diff.b];
   std::optional<std::string> failure = layout_failure(left, right);
@@ -52,6 +82,18 @@ void compare_pair(const TensorDump& a, const TensorDump& b, RecordDiff& diff,
     bytes += x.data.size() + y.data.size();
     diff.metrics = compare_tensors(x, y, diff.tolerance, /*equal_nan=*/true);
     failure = value_failure(*diff.metrics, diff.tolerance, left.shape);
+    // With a reference, a floating pair is judged by its errors against it instead.
+    const DumpRecord* r = reference && dtype_is_floating(left.dtype) ? reference->find(right) : nullptr;
+    if (r && r->stats) {
+      const importers::NamedTensor z = reference->dump().read(*r);
+      bytes += z.data.size();
+      diff.reference = reference_errors(x, y, z, *r->stats, reference->limits());
+      failure = diff.reference->passed
+                    ? std::nullopt
+                    : std::optional<std::string>(reference_failure(*diff.reference, reference->limits()));
+      if (!failure && diff.metrics->nonfinite_mismatches > 0)
+        failure = value_failure(*diff.metrics, diff.tolerance, left.shape);
+    }
   } else if (!failure) {
     diff.stats =
         compare_stats(record_statistics(a, left), record_statistics(b, right), diff.tolerance);
@@ -109,6 +151,11 @@ std::size_t DumpComparison::pairs() const {
 std::size_t DumpComparison::statistics_only() const {
   return static_cast<std::size_t>(std::count_if(
       diffs.begin(), diffs.end(), [](const RecordDiff& d) { return d.stats.has_value(); }));
+}
+
+std::size_t DumpComparison::judged_by_reference() const {
+  return static_cast<std::size_t>(std::count_if(
+      diffs.begin(), diffs.end(), [](const RecordDiff& d) { return d.reference.has_value(); }));
 }
 
 bool DumpComparison::passed() const {
@@ -170,8 +217,15 @@ DumpComparison compare_dumps(const TensorDump& a, const TensorDump& b,
   }
 
   std::atomic<std::uint64_t> bytes{0};
-  parallel_for(pending.size(), options.parallel,
-               [&](std::size_t k) { compare_pair(a, b, result.diffs[pending[k]], bytes); });
+  std::optional<ReferenceRecords> reference;
+  if (options.reference) {
+    reference.emplace(*options.reference, options.reference_limits);
+    result.path_reference = options.reference->dir().string();
+    result.reference_limits = options.reference_limits;
+  }
+  parallel_for(pending.size(), options.parallel, [&](std::size_t k) {
+    compare_pair(a, b, reference ? &*reference : nullptr, result.diffs[pending[k]], bytes);
+  });
   result.bytes_read = bytes;
   const bool phases = result.has_phases();
   result.first_forward = first_mismatch(result, phases ? "forward" : "");

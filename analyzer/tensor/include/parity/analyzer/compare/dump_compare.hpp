@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parity/analyzer/compare/reference_verdict.hpp"
 #include "parity/analyzer/compare/settings_diff.hpp"
 #include "parity/analyzer/compare/stats_diff.hpp"
 #include "parity/analyzer/compare/structure_alignment.hpp"
@@ -41,6 +42,9 @@ struct RecordDiff {
   Tolerance tolerance;                   // of a pair
   std::optional<TensorMetrics> metrics;  // when values were compared
   std::optional<StatsDiff> stats;        // when only statistics were compared
+  // Each side's error against the reference run, when one was given and holds
+  // this pair's record: then it, not the tolerance, decides the status.
+  std::optional<ReferenceErrors> reference;
   // The first check that failed, for a mismatch: "shape [2, 3] vs [3, 2]",
   // "dtype float32 vs int64", "nan positions differ: ...", "allclose: ...",
   // "statistics: ...".
@@ -52,10 +56,16 @@ struct CompareOptions {
       "identity";  // a built-in name map or a rule file (importers/naming/name_map.hpp)
   ToleranceRules tolerances;
   ParallelOptions parallel;
+  // A float64 run R of B's producer (same weights and batch): floating pairs
+  // are judged by reference_verdict.hpp's rule against it.
+  const importers::TensorDump* reference = nullptr;
+  ReferenceLimits reference_limits;
 };
 
 struct DumpComparison {
   std::string path_a, path_b;
+  std::string path_reference;  // empty without a reference
+  ReferenceLimits reference_limits;
   bool manifest_a = false, manifest_b = false;
   std::string pairing;  // how the records were paired
   std::vector<importers::DumpRecord> records_a, records_b;
@@ -83,6 +93,7 @@ struct DumpComparison {
   std::size_t count(RecordStatus status) const;
   std::size_t pairs() const;            // compared pairs: matching or not
   std::size_t statistics_only() const;  // pairs compared by statistics
+  std::size_t judged_by_reference() const;  // pairs with errors against the reference
   // Every pair matches, the two executions have the same structure (a
   // record one side lacks where both dumped that step and phase, a reorder,
   // another op), and something paired unless neither dump holds a record.
