@@ -5,8 +5,6 @@
 // layout MindSpore 2.3+ writes too. Every number held against here was read
 // from the source files by a separate script (python3 csv/json), not by Parity.
 // Files over 50 KB are committed gzipped and unpacked into a temp dir first.
-#include <zlib.h>
-
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <filesystem>
@@ -16,6 +14,7 @@
 
 #include "parity/profiler/schema/select.hpp"
 #include "parity/profiler/schema/tables.hpp"
+#include "gunzip_fixture.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "process.hpp"
 #include "refusal.hpp"
@@ -42,17 +41,6 @@ ProcessResult parity_cli(std::vector<std::string> args) {
   return run_process(args);
 }
 
-void gunzip(const fs::path& from, const fs::path& to) {
-  gzFile in = gzopen(from.string().c_str(), "rb");
-  REQUIRE(in != nullptr);
-  std::ofstream out(to, std::ios::binary);
-  char buffer[1 << 16];
-  int n = 0;
-  while ((n = gzread(in, buffer, sizeof buffer)) > 0) out.write(buffer, n);
-  gzclose(in);
-  REQUIRE(n == 0);
-}
-
 // The fixture folder `name` as the profiler wrote it: copied into `dir`, each
 // "<file>.gz" unpacked to "<file>".
 fs::path unpack(const TempDir& dir, const std::string& name) {
@@ -62,7 +50,7 @@ fs::path unpack(const TempDir& dir, const std::string& name) {
     fs::path target = dir.path() / name / entry.path().lexically_relative(root);
     fs::create_directories(target.parent_path());
     if (target.extension() == ".gz")
-      gunzip(entry.path(), target.replace_extension());
+      fixture::gunzip(entry.path(), target.replace_extension());
     else
       fs::copy_file(entry.path(), target);
   }

@@ -5,8 +5,6 @@
 // Every number asserted here was counted with sqlite3 from the export itself
 // (queries beside each), not read off Parity's output; the CloverLeaf
 // capture's also agree with hpcgroup/pipit's own dumps of it.
-#include <zlib.h>
-
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <filesystem>
@@ -19,6 +17,7 @@
 #include "parity/profiler/schema/select.hpp"
 #include "parity/profiler/schema/tables.hpp"
 #include "parity/profiler/sqlite.hpp"
+#include "gunzip_fixture.hpp"
 #include "parity/profiler/trace_reader.hpp"
 #include "process.hpp"
 #include "refusal.hpp"
@@ -44,14 +43,7 @@ namespace {
 fs::path unpack(const TempDir& dir, const std::string& name) {
   const fs::path packed = fs::path(PARITY_NSYS_REAL_CAPTURES) / (name + ".sqlite.gz");
   const fs::path out = dir / (name + ".sqlite");
-  gzFile in = gzopen(packed.string().c_str(), "rb");
-  REQUIRE(in != nullptr);
-  std::ofstream file(out, std::ios::binary);
-  char buffer[1 << 16];
-  int read = 0;
-  while ((read = gzread(in, buffer, sizeof buffer)) > 0) file.write(buffer, read);
-  REQUIRE(read == 0);  // -1: a damaged fixture
-  REQUIRE(gzclose(in) == Z_OK);
+  fixture::gunzip(packed, out);
   return out;
 }
 
