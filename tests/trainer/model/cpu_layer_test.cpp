@@ -160,6 +160,49 @@ TEST_CASE("batch norm matches float64 training statistics, with and without fuse
   }
 }
 
+// A batch norm after a convolution reads the convolution's output in the
+// backend's blocked layout. Its batch mean and variance are the float64 ones
+// of those float32 values, to float32 rounding, even where a float32 sum of
+// the channel would have drifted: 8192 values near 50 per channel.
+TEST_CASE("batch norm's training statistics are float64-exact in the backend's own layout",
+          "[unit]") {
+  const Dims in{8, 16, 32, 32};
+  auto conv = backend().conv2d({16, 32, 1, 1, 0, in, true});
+  backend().write(conv->parameters()[0].tensors->value, random_floats(32 * 16, 31, 0.05f, 0.075f));
+  const auto x = random_floats(std::size_t(element_count(in)), 32, 45.f, 55.f);
+  const Tensor features = conv->forward(backend().from_host(in, x), Mode::kTrain);
+  const Dims dims = features.dims();
+  auto bn = backend().batch_norm({32, 1e-5, 0.1, false, dims});
+  const Tensor y = bn->forward(features, Mode::kTrain);
+
+  const auto values = backend().to_host(features), normalized = backend().to_host(y);
+  const auto running_mean = backend().to_host(*bn->buffers()[0].tensor);
+  const auto running_var = backend().to_host(*bn->buffers()[1].tensor);
+  const std::int64_t plane = dims[2] * dims[3], count = dims[0] * plane;
+  for (std::int64_t c = 0; c < dims[1]; ++c) {
+    double mean = 0, sq = 0, normalized_mean = 0;
+    const auto at = [&](std::int64_t n, std::int64_t i) { return std::size_t((n * dims[1] + c) * plane + i); };
+    for (std::int64_t n = 0; n < dims[0]; ++n)
+      for (std::int64_t i = 0; i < plane; ++i) mean += values[at(n, i)];
+    mean /= double(count);
+    for (std::int64_t n = 0; n < dims[0]; ++n)
+      for (std::int64_t i = 0; i < plane; ++i) {
+        sq += (values[at(n, i)] - mean) * (values[at(n, i)] - mean);
+        normalized_mean += normalized[at(n, i)];
+      }
+    INFO("channel " << c << ": mean " << mean);
+    REQUIRE(mean > 20);  // far from zero: a float32 sum's error shows
+    // One rounding to float32 of 0.1 mean (and of 0.9 + 0.1 var): 2^-24 relative.
+    CHECK(std::abs(running_mean[c] - 0.1 * mean) <= 0.1 * mean * 0x1p-24);
+    const double var = 0.9 + 0.1 * sq / double(count - 1);
+    CHECK(std::abs(running_var[c] - var) <= var * 0x1p-23);
+    // Normalized with that mean, rounded to float32 as oneDNN takes it: no
+    // bias beyond that rounding (in units of the standard deviation).
+    const double rounding = mean * 0x1p-24 / std::sqrt(sq / double(count));
+    CHECK(std::abs(normalized_mean / double(count)) <= 2 * rounding + 1e-7);
+  }
+}
+
 // oneDNN's max pooling replaces its running maximum (which starts at the
 // lowest float, at the window's top-left position) only by a greater value:
 // a NaN never wins, a window of -inf gives the lowest float and sends its

@@ -1,11 +1,15 @@
 // Batch normalization on oneDNN, optionally with the following ReLU fused in
 // (oneDNN's fuse_norm_relu keeps a bit mask workspace for the backward pass).
-// Running statistics follow PyTorch: the running variance is updated with the
-// unbiased batch variance.
+// The training forward normalizes with batch statistics accumulated in
+// float64 (batch_statistics.hpp), given to oneDNN as if they were global
+// statistics; the backward pass is oneDNN's training backward, which takes
+// the mean and variance as inputs either way. Running statistics follow
+// PyTorch: the running variance is updated with the unbiased batch variance.
 #include <algorithm>
 #include <deque>
 #include <vector>
 
+#include "batch_statistics.hpp"
 #include "cpu_ops.hpp"
 #include "parity/core/error.hpp"
 
@@ -29,6 +33,9 @@ class BatchNormOp final : public LayerOp {
     fill(running_var_, 1.0f);
     batch_mean_ = make_tensor(context, channels, vector_desc);
     batch_var_ = make_tensor(context, channels, vector_desc);
+    const auto count = static_cast<std::size_t>(spec.channels);
+    exact_mean_.resize(count);
+    exact_var_.resize(count);
   }
 
   Tensor forward(const Tensor& x, Mode mode) override {
@@ -49,6 +56,7 @@ class BatchNormOp final : public LayerOp {
       execute(context_, plan.forward, args);
       return y;
     }
+    compute_batch_statistics(x);
     args[DNNL_ARG_MEAN] = mem(batch_mean_);
     args[DNNL_ARG_VARIANCE] = mem(batch_var_);
     if (spec_.fused_relu) {
@@ -98,44 +106,59 @@ class BatchNormOp final : public LayerOp {
     dnnl::batch_normalization_backward backward;
   };
 
-  flags flags_for(Mode mode) const {
-    flags f = flags::use_scale | flags::use_shift;
-    if (spec_.fused_relu) f = f | flags::fuse_norm_relu;
-    if (mode == Mode::kEval) f = f | flags::use_global_stats;
-    return f;
+  flags training_flags() const {
+    const flags f = flags::use_scale | flags::use_shift;
+    return spec_.fused_relu ? f | flags::fuse_norm_relu : f;
   }
 
   Plan& plan_for(const memory::desc& layout, Mode mode) {
     for (auto& plan : plans_)
       if (plan.mode == mode && plan.layout == layout) return plan;
     const float eps = static_cast<float>(spec_.eps);
-    const auto kind =
-        mode == Mode::kTrain ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
-    auto forward_pd = dnnl::batch_normalization_forward::primitive_desc(
-        dnnl::batch_normalization_forward::desc(kind, layout, eps, flags_for(mode)),
-        context_.engine);
+    const auto forward_pd_with = [&](dnnl::prop_kind kind, flags f) {
+      return dnnl::batch_normalization_forward::primitive_desc(
+          dnnl::batch_normalization_forward::desc(kind, layout, eps, f), context_.engine);
+    };
+    // Both modes read the statistics they are given: the running ones in
+    // evaluation, the float64 batch ones in training.
+    const flags given_stats = training_flags() | flags::use_global_stats;
+    auto forward_pd = forward_pd_with(mode == Mode::kTrain ? dnnl::prop_kind::forward_training
+                                                           : dnnl::prop_kind::forward_inference,
+                                      given_stats);
     dnnl::batch_normalization_backward backward;
+    // The backward pass of normalizing with batch statistics (their gradients
+    // included), hinted by the forward pass that would compute them.
     if (mode == Mode::kTrain)
       backward = dnnl::batch_normalization_backward(
           dnnl::batch_normalization_backward::primitive_desc(
               dnnl::batch_normalization_backward::desc(dnnl::prop_kind::backward, layout, layout,
-                                                       eps, flags_for(mode)),
-              context_.engine, forward_pd));
+                                                       eps, training_flags()),
+              context_.engine,
+              forward_pd_with(dnnl::prop_kind::forward_training, training_flags())));
     plans_.push_back({layout, mode, forward_pd, dnnl::batch_normalization_forward(forward_pd),
                       backward});
     return plans_.back();
   }
 
+  void compute_batch_statistics(const Tensor& x) {
+    CpuTensor& input = cpu_tensor(x);
+    batch_statistics(input.desc(), input.data(), exact_mean_, exact_var_);
+    float* mean = cpu_tensor(batch_mean_).data();
+    float* var = cpu_tensor(batch_var_).data();
+    for (std::int64_t c = 0; c < spec_.channels; ++c) {
+      mean[c] = float(exact_mean_[c]);
+      var[c] = float(exact_var_[c]);
+    }
+  }
+
   void update_running_stats(const Dims& dims) {
     const double n = double(dims[0]) * double(dims[2]) * double(dims[3]);
     const double m = spec_.momentum, unbiased = n > 1 ? n / (n - 1) : 1.0;
-    const float* mean = cpu_tensor(batch_mean_).data();
-    const float* var = cpu_tensor(batch_var_).data();
     float* running_mean = cpu_tensor(running_mean_).data();
     float* running_var = cpu_tensor(running_var_).data();
     for (std::int64_t c = 0; c < spec_.channels; ++c) {
-      running_mean[c] = float((1 - m) * running_mean[c] + m * mean[c]);
-      running_var[c] = float((1 - m) * running_var[c] + m * var[c] * unbiased);
+      running_mean[c] = float((1 - m) * running_mean[c] + m * exact_mean_[c]);
+      running_var[c] = float((1 - m) * running_var[c] + m * exact_var_[c] * unbiased);
     }
   }
 
@@ -148,6 +171,7 @@ class BatchNormOp final : public LayerOp {
   BatchNormSpec spec_;
   ParamTensors gamma_, beta_;
   Tensor running_mean_, running_var_, batch_mean_, batch_var_;
+  std::vector<double> exact_mean_, exact_var_;  // the last training batch's, in float64
   std::deque<Plan> plans_;  // a deque: saved_plan_ stays valid when plans are added
   Tensor saved_input_;
   Plan* saved_plan_ = nullptr;
