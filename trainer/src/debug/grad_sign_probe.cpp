@@ -66,19 +66,18 @@ GradSignProbe::GradSignProbe(Backend& backend, const GradProbeOptions& options,
     : backend_(backend),
       chosen_(choose(options.globs, state)),
       writer_(options.dir, importers::lay_out_grad_probe(std::string("parity-train ") + kVersion,
-                                                         options.model, layout(chosen_, state))) {
-  std::int64_t largest = 0;
-  for (const std::size_t i : chosen_)
-    largest = std::max(largest, element_count(state.parameters[i].shape));
-  host_.resize(static_cast<std::size_t>(largest));
-}
+                                                         options.model, layout(chosen_, state))) {}
 
 void GradSignProbe::gradients_ready(const ModelState& state) {
   for (std::size_t k = 0; k < chosen_.size(); ++k) {
     const Tensor& grad = state.parameters[chosen_[k]].tensors->grad;
-    const std::span<float> values(host_.data(), static_cast<std::size_t>(grad.element_count()));
+    const std::span<std::uint64_t> words = writer_.parameter_words(k);
+    if (backend_.pack_signs(grad, words)) continue;
+    const auto count = static_cast<std::size_t>(grad.element_count());
+    if (host_.size() < count) host_.resize(count);
+    const std::span<float> values(host_.data(), count);
     backend_.copy_to_host(grad, values);
-    importers::pack_signs(values, writer_.parameter_words(k));
+    importers::pack_signs(values, words);
   }
   writer_.write_step(step_);
 }

@@ -10,6 +10,7 @@
 #include "gradient_arena.hpp"
 #include "parity/core/error.hpp"
 #include "sgd_kernel.hpp"
+#include "sign_packing.hpp"
 #include "weight_mirror.hpp"
 
 namespace parity::trainer {
@@ -99,6 +100,12 @@ class CpuBackend final : public Backend {
         source.bytes() != count * sizeof(float))
       return std::nullopt;  // padded blocks: their zeros would count
     return std::span<const float>(source.data(), count);
+  }
+
+  bool pack_signs(const Tensor& tensor, std::span<std::uint64_t> words) override {
+    cpu::CpuTensor& source = cpu_tensor(tensor);
+    cpu::pack_signs_in_layout(source.desc(), source.data(), words);
+    return true;
   }
 
   void write(const Tensor& tensor, std::span<const float> values) override {

@@ -154,6 +154,13 @@ class Backend {
   virtual std::optional<std::span<const float>> host_elements(const Tensor& /*tensor*/) {
     return std::nullopt;
   }
+  // The sign bits of the tensor's elements in the plain logical order, as
+  // importers::pack_signs packs them, into `words`, read where the backend
+  // keeps the tensor; false, the default, when it cannot (the caller packs
+  // a host copy).
+  virtual bool pack_signs(const Tensor& /*tensor*/, std::span<std::uint64_t> /*words*/) {
+    return false;
+  }
   virtual void write(const Tensor& tensor, std::span<const float> values) = 0;
   virtual void fill(const Tensor& tensor, float value) = 0;
 

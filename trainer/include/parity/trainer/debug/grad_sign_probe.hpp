@@ -3,8 +3,8 @@
 // gradient element of the chosen parameters into one bit and appends the
 // step's record to DIR (docs/formats/grad-probe.md), so that `parity
 // grad-probe` can find the first step where two runs' gradients stop pointing
-// the same way. Cheap enough for every step: one bit per element, packed four
-// at a time.
+// the same way. Cheap enough for every step: one bit per element, read where
+// the backend keeps the gradient.
 #pragma once
 
 #include <filesystem>
@@ -44,7 +44,7 @@ class GradSignProbe final : public TensorObserver {
   Backend& backend_;
   std::vector<std::size_t> chosen_;  // indexes into ModelState::parameters
   importers::GradProbeWriter writer_;
-  std::vector<float> host_;  // one gradient at a time, sized for the largest
+  std::vector<float> host_;  // a gradient's host copy, where the backend packs no signs itself
   std::int64_t step_ = 0;
 };
 
