@@ -61,12 +61,15 @@ constexpr std::array<ChoiceName<DeviceTarget>, 2> kDeviceTargets{{
 }};
 
 // Named as the backends name them (precision.hpp, which CUDA kernels include).
-const std::array<ChoiceName<Precision>, 3> kPrecisions{{
+const std::array<ChoiceName<Precision>, 4> kPrecisions{{
     {Precision::kFloat32, precision_name(Precision::kFloat32), ""},
     {Precision::kFloat16, precision_name(Precision::kFloat16),
      "GPU: activations, convolutions and the classifier in 16 bits, master weights, gradients "
      "and BN statistics in float32 (amp_level O2)"},
     {Precision::kBFloat16, precision_name(Precision::kBFloat16), "GPU: as float16"},
+    {Precision::kFloat64, precision_name(Precision::kFloat64),
+     "CPU: everything in double on plain C++ reference kernels, slow; the exact run that "
+     "`parity compare --reference` judges float32 runs by"},
 }};
 
 }  // namespace

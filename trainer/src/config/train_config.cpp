@@ -304,8 +304,12 @@ std::vector<std::string> ConfigNotes::lines() const {
 
 void validate(const TrainConfig& c) {
   const bool gpu = c.device_target == DeviceTarget::kGpu;
-  require(c.precision == Precision::kFloat32 || gpu, "precision",
-          "must be float32 with device_target CPU (the CPU backend computes in float32)",
+  require(c.precision == Precision::kFloat32 || c.precision == Precision::kFloat64 || gpu,
+          "precision",
+          "must be float32 or float64 with device_target CPU (16-bit precisions are the GPU's)",
+          name_of(c.precision));
+  require(c.precision != Precision::kFloat64 || !gpu, "precision",
+          "float64 runs on the CPU's reference kernels only: set device_target: CPU",
           name_of(c.precision));
   require(!c.tf32 || gpu, "tf32",
           "must be false with device_target CPU (TF32 is a GPU tensor-core format)",

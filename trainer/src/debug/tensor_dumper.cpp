@@ -1,5 +1,7 @@
 #include "parity/trainer/debug/tensor_dumper.hpp"
 
+#include <span>
+
 #include "parity/core/error.hpp"
 #include "parity/core/version.hpp"
 
@@ -80,6 +82,11 @@ void TensorDumper::write(std::string_view phase, std::string name, std::string m
                     *elements);
       return;
     }
+  if (options_.float64) {
+    write_copy(record(phase, std::move(name), std::move(module), op, role, tensor.dims()),
+               backend_.to_host_double(tensor));
+    return;
+  }
   const auto count = static_cast<std::size_t>(tensor.element_count());
   if (host_.size() < count) host_.resize(count);
   const std::span<float> values(host_.data(), count);
@@ -116,18 +123,26 @@ void TensorDumper::parameter_grad(const Module& module, const Parameter& paramet
           parameter.tensors->grad);
 }
 
+TensorDumper::HostCopy TensorDumper::host_copy(const Tensor& tensor) const {
+  if (options_.float64) return backend_.to_host_double(tensor);
+  return backend_.to_host(tensor);
+}
+
+void TensorDumper::write_copy(importers::DumpRecord record, const HostCopy& values) {
+  std::visit([&](const auto& host) { writer_.write(std::move(record), std::span(host)); }, values);
+}
+
 void TensorDumper::write_parameters(const ModelState& state, std::string_view role) {
-  for (const Parameter& p : state.parameters) {
-    const std::vector<float> values = backend_.to_host(p.tensors->value);
-    writer_.write(owned_record(p.name, owner_of(p.name), role, p.tensors->value.dims()), values);
-  }
+  for (const Parameter& p : state.parameters)
+    write_copy(owned_record(p.name, owner_of(p.name), role, p.tensors->value.dims()),
+               host_copy(p.tensors->value));
 }
 
 std::vector<TensorDumper::BufferValues> TensorDumper::read_buffers() const {
   std::vector<BufferValues> buffers;
   for (const StateEntry& entry : state_.entries) {
     if (entry.kind == StateEntry::kBuffer)
-      buffers.push_back({backend_.to_host(*entry.tensor), 0});
+      buffers.push_back({host_copy(*entry.tensor), 0});
     else if (entry.kind == StateEntry::kCounter)
       buffers.push_back({{}, *entry.counter});
   }
@@ -142,8 +157,8 @@ void TensorDumper::write_buffers(const std::vector<BufferValues>& buffers, std::
       writer_.write(owned_record(entry.name, owner_of(entry.name), role, {}),
                     std::span<const std::int64_t>(&values->count, 1));
     else
-      writer_.write(owned_record(entry.name, owner_of(entry.name), role, entry.shape),
-                    values->values);
+      write_copy(owned_record(entry.name, owner_of(entry.name), role, entry.shape),
+                 values->values);
     ++values;
   }
 }
@@ -151,12 +166,10 @@ void TensorDumper::write_buffers(const std::vector<BufferValues>& buffers, std::
 // SGD's state is one momentum buffer per parameter, named as PyTorch's
 // optimizer state names it ("momentum_buffer") after the parameter's name.
 void TensorDumper::write_optimizer_state(const ModelState& state) {
-  for (const Parameter& p : state.parameters) {
-    const std::vector<float> values = backend_.to_host(p.tensors->momentum);
-    writer_.write(owned_record(p.name + ".momentum_buffer", owner_of(p.name),
-                               "optimizer_state_after", p.tensors->momentum.dims()),
-                  values);
-  }
+  for (const Parameter& p : state.parameters)
+    write_copy(owned_record(p.name + ".momentum_buffer", owner_of(p.name),
+                            "optimizer_state_after", p.tensors->momentum.dims()),
+               host_copy(p.tensors->momentum));
 }
 
 void TensorDumper::before_update(const ModelState& state) {

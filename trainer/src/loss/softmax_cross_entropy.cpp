@@ -7,10 +7,13 @@
 #include "parity/core/error.hpp"
 
 namespace parity::trainer {
+namespace {
 
-LossResult softmax_cross_entropy(std::span<const float> logits,
-                                 std::span<const std::int32_t> labels, std::int64_t classes,
-                                 const LossOptions& options) {
+// Everything in double; only the logits and their gradient are Real.
+template <class Real>
+BasicLossResult<Real> cross_entropy_of(std::span<const Real> logits,
+                                       std::span<const std::int32_t> labels, std::int64_t classes,
+                                       const LossOptions& options) {
   const auto batch = static_cast<std::int64_t>(labels.size());
   if (classes < 2 || static_cast<std::int64_t>(logits.size()) != batch * classes)
     throw Error(std::to_string(logits.size()) + " logits for " + std::to_string(batch) +
@@ -23,7 +26,7 @@ LossResult softmax_cross_entropy(std::span<const float> logits,
   const double on =
       options.convention == SmoothingConvention::kPyTorch ? 1.0 - eps + off : 1.0 - eps;
 
-  LossResult result;
+  BasicLossResult<Real> result;
   result.grad_logits.resize(logits.size());
   std::vector<double> log_prob(static_cast<std::size_t>(classes));
   double total = 0.0;
@@ -33,7 +36,7 @@ LossResult softmax_cross_entropy(std::span<const float> logits,
       throw Error("label " + std::to_string(label) + " of sample " + std::to_string(n) +
                       " is outside [0, " + std::to_string(classes) + ")",
                   "softmax cross-entropy");
-    const float* row = logits.data() + n * classes;
+    const Real* row = logits.data() + n * classes;
     const double peak = *std::max_element(row, row + classes);
     double sum = 0.0;
     for (std::int64_t k = 0; k < classes; ++k) sum += std::exp(double(row[k]) - peak);
@@ -53,10 +56,24 @@ LossResult softmax_cross_entropy(std::span<const float> logits,
     const double factor = options.scale / double(batch);
     for (std::int64_t k = 0; k < classes; ++k)
       result.grad_logits[n * classes + k] =
-          float(factor * (std::exp(log_prob[k]) * target_sum - (k == label ? on : off)));
+          Real(factor * (std::exp(log_prob[k]) * target_sum - (k == label ? on : off)));
   }
   result.loss = total / double(batch);
   return result;
+}
+
+}  // namespace
+
+LossResult softmax_cross_entropy(std::span<const float> logits,
+                                 std::span<const std::int32_t> labels, std::int64_t classes,
+                                 const LossOptions& options) {
+  return cross_entropy_of(logits, labels, classes, options);
+}
+
+BasicLossResult<double> softmax_cross_entropy(std::span<const double> logits,
+                                              std::span<const std::int32_t> labels,
+                                              std::int64_t classes, const LossOptions& options) {
+  return cross_entropy_of(logits, labels, classes, options);
 }
 
 std::int64_t count_top_k(std::span<const float> logits, std::span<const std::int32_t> labels,

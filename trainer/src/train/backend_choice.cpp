@@ -5,6 +5,7 @@
 #include "parity/core/error.hpp"
 #include "parity/core/log.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
+#include "parity/trainer/backend/reference_backend.hpp"
 #ifdef PARITY_HAVE_CUDA_BACKEND
 #include "parity/trainer/backend/cuda_backend.hpp"
 #endif
@@ -43,6 +44,8 @@ std::unique_ptr<Backend> make_backend(const TrainConfig& config, [[maybe_unused]
     return make_cuda_backend(options);
   }
 #endif
+  if (config.precision == Precision::kFloat64)
+    return make_reference_backend({static_cast<int>(config.threads)});
   return make_cpu_backend({static_cast<int>(config.threads), config.deterministic});
 }
 

@@ -14,6 +14,12 @@ namespace {
 
 // What data parallel cannot do, said before any rank starts training.
 void check_data_parallel(const TrainConfig& config, const TrainOptions& options) {
+  if (config.precision == Precision::kFloat64)
+    throw Error("precision: float64 trains in one process: its gradients are float64, and the "
+                "ranks exchange float32 buckets",
+                "config key 'precision'",
+                "run the float64 reference without mpirun (it is for one batch's dump), or train "
+                "in float32");
   if (config.skip_corrupt)
     throw Error(
         "skip_corrupt cannot be used with several ranks: a rank that skips a step would leave "

@@ -106,6 +106,7 @@ void TrainingSession::add_observers() {
     DumpOptions dump = *debug_.dump;
     dump.model = name_of(config_.net_name);
     dump.settings = dump_settings(config_, learning_rates_, backend_->describe());
+    dump.float64 = config_.precision == Precision::kFloat64;
     auto writer = std::make_unique<TensorDumper>(*backend_, dump, model_->state());
     dumper_ = writer.get();
     observers_.add(std::move(writer));

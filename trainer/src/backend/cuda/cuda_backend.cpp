@@ -31,7 +31,7 @@ std::pair<double, double> on_off_targets(const LossOptions& options, std::int64_
 
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(const CudaBackendOptions& options) : context_(options) {}
+  explicit CudaBackend(const CudaBackendOptions& options) : context_(checked(options)) {}
 
   std::string_view name() const override { return "cuda"; }
 
@@ -231,6 +231,15 @@ class CudaBackend final : public Backend {
   BackendStats stats() const override { return context_.stats; }
 
  private:
+  // Its kernels are float32, float16 and bfloat16 only (launch.cuh).
+  static const CudaBackendOptions& checked(const CudaBackendOptions& options) {
+    if (options.precision == Precision::kFloat64)
+      throw Error("the CUDA backend does not compute in float64", "cuda backend",
+                  "train with precision: float64 and device_target: CPU (the float64 reference "
+                  "backend)");
+    return options;
+  }
+
   std::string precision_text() const {
     const Precision precision = context_.options.precision;
     if (precision == Precision::kFloat32)

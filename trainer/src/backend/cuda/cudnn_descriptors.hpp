@@ -18,6 +18,8 @@ inline cudnnDataType_t cudnn_type(Precision type) {
       return CUDNN_DATA_HALF;
     case Precision::kBFloat16:
       return CUDNN_DATA_BFLOAT16;
+    case Precision::kFloat64:  // never: make_cuda_backend refuses float64
+      return CUDNN_DATA_DOUBLE;
     case Precision::kFloat32:
       break;
   }

@@ -23,6 +23,8 @@ cudaDataType_t cublas_type(Precision type) {
       return CUDA_R_16F;
     case Precision::kBFloat16:
       return CUDA_R_16BF;
+    case Precision::kFloat64:  // never: make_cuda_backend refuses float64
+      return CUDA_R_64F;
     case Precision::kFloat32:
       break;
   }

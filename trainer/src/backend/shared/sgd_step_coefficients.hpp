@@ -1,5 +1,6 @@
-// SgdStep (double, as the optimizer computes it) to the float coefficients
-// the update kernels use.
+// SgdStep (double, as the optimizer computes it) to the coefficients the
+// update kernels use: float for float32 parameters, double for the float64
+// reference backend's.
 #pragma once
 
 #include "parity/trainer/backend/backend.hpp"
@@ -7,12 +8,13 @@
 
 namespace parity::trainer {
 
-inline SgdCoefficients sgd_coefficients(const SgdStep& s) {
-  return {float(s.lr),
-          float(s.momentum),
-          float(1.0 - s.dampening),
-          float(s.weight_decay),
-          float(1.0 / s.loss_scale),
+template <class Real = float>
+BasicSgdCoefficients<Real> sgd_coefficients(const SgdStep& s) {
+  return {Real(s.lr),
+          Real(s.momentum),
+          Real(1.0 - s.dampening),
+          Real(s.weight_decay),
+          Real(1.0 / s.loss_scale),
           s.nesterov,
           s.first};
 }

@@ -147,6 +147,12 @@ class Backend {
     const std::vector<float> host = to_host(tensor);
     std::copy(host.begin(), host.end(), values.begin());
   }
+  // Host data in float64, for a backend that keeps more than float32 (the
+  // float64 reference backend: its to_host rounds). The default widens to_host.
+  virtual std::vector<double> to_host_double(const Tensor& tensor) {
+    const std::vector<float> host = to_host(tensor);
+    return {host.begin(), host.end()};
+  }
   // The tensor's elements where the backend keeps them, in its own order
   // (a blocked layout's, not the logical one), when they are float32 in host
   // memory with no padding between them; else nothing. For what does not

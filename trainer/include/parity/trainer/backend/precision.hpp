@@ -2,8 +2,9 @@
 // precision everywhere; kFloat16 and kBFloat16 are the seeds' amp_level O2:
 // convolutions, the classifier and the activations between layers in 16
 // bits (float32 accumulation), batch-norm statistics, master weights,
-// gradients and the optimizer in float32. Plain C++17: the CUDA kernel files
-// include it too.
+// gradients and the optimizer in float32. kFloat64 is everything in double on
+// the CPU's float64 reference backend (reference_backend.hpp). Plain C++17:
+// the CUDA kernel files include it too.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +12,7 @@
 
 namespace parity::trainer {
 
-enum class Precision : std::uint8_t { kFloat32, kFloat16, kBFloat16 };
+enum class Precision : std::uint8_t { kFloat32, kFloat16, kBFloat16, kFloat64 };
 
 // As the config key `precision` spells it.
 inline const char* precision_name(Precision precision) {
@@ -20,6 +21,8 @@ inline const char* precision_name(Precision precision) {
       return "float16";
     case Precision::kBFloat16:
       return "bfloat16";
+    case Precision::kFloat64:
+      return "float64";
     case Precision::kFloat32:
       break;
   }
@@ -27,7 +30,16 @@ inline const char* precision_name(Precision precision) {
 }
 
 inline std::size_t element_size(Precision precision) {
-  return precision == Precision::kFloat32 ? 4 : 2;
+  switch (precision) {
+    case Precision::kFloat16:
+    case Precision::kBFloat16:
+      return 2;
+    case Precision::kFloat64:
+      return 8;
+    case Precision::kFloat32:
+      break;
+  }
+  return 4;
 }
 
 }  // namespace parity::trainer

@@ -4,7 +4,7 @@
 // gradient, the parameters and buffers (batch norms' running statistics and
 // batch counts) before and after the step, and, when asked, the optimizer's
 // state after it, as .npy files and a manifest in execution order
-// (docs/formats/dump.md).
+// (docs/formats/dump.md). A float64 run's floating records are float64.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "parity/importers/dump/dump_writer.hpp"
@@ -38,6 +39,7 @@ struct DumpOptions {
   StepSelection steps;  // default: every step
   DumpContents what;
   bool stats_only = false;
+  bool float64 = false;  // the backend keeps float64 (precision: float64): records are float64
   std::string model;     // recorded in the header ("resnet50")
   importers::RunSettings settings;  // recorded in the header too
 };
@@ -60,9 +62,11 @@ class TensorDumper final : public TensorObserver {
   std::uint64_t bytes_written() const { return writer_.bytes_written(); }
 
  private:
-  // A buffer's values on the host: a float tensor's, or a counter's.
+  // A tensor's values on the host, in the precision its records have.
+  using HostCopy = std::variant<std::vector<float>, std::vector<double>>;
+  // A buffer's values on the host: a floating tensor's, or a counter's.
   struct BufferValues {
-    std::vector<float> values;
+    HostCopy values;
     std::int64_t count = 0;
   };
 
@@ -78,6 +82,8 @@ class TensorDumper final : public TensorObserver {
   std::vector<BufferValues> read_buffers() const;
   void write_buffers(const std::vector<BufferValues>& buffers, std::string_view role);
   void write_optimizer_state(const ModelState& state);
+  HostCopy host_copy(const Tensor& tensor) const;
+  void write_copy(importers::DumpRecord record, const HostCopy& values);
 
   Backend& backend_;
   DumpOptions options_;
