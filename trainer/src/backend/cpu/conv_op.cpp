@@ -87,9 +87,13 @@ class Conv2dOp final : public LayerOp {
     backward_weights_->run(saved_input_, grad_out, weight_.grad);
     Tensor dx;
     if (spec_.input_grad) {
+      // Backward-data reads the output gradient in its own layout, which
+      // differs from backward-weights' when oneDNN picks kernels of different
+      // ISAs for the two (nChw8c AVX2 and nChw16c AVX-512 for few channels).
+      const Tensor grad_out_data = in_layout(context_, dy, bwd_data_pd_.diff_dst_desc());
       dx = make_tensor(context_, spec_.input, bwd_data_pd_.diff_src_desc());
       execute(context_, bwd_data_,
-              {{DNNL_ARG_DIFF_DST, mem(grad_out)}, {DNNL_ARG_WEIGHTS, backward_weights()},
+              {{DNNL_ARG_DIFF_DST, mem(grad_out_data)}, {DNNL_ARG_WEIGHTS, backward_weights()},
                {DNNL_ARG_DIFF_SRC, mem(dx)}});
     }
     saved_input_ = Tensor();
