@@ -82,10 +82,17 @@ TEST_CASE("config errors name the key, where it is, and the valid choices", "[un
   CHECK(name_of(load_train_config({}, {"device_target=GPU"}).device_target) == "GPU");
   CHECK_THROWS_WITH(
       load_train_config({}, {"device_target=GPU", "precision=fp16"}),
-      Catch::Contains("'precision' is 'fp16'") && Catch::Contains("float32, float16, bfloat16"));
+      Catch::Contains("'precision' is 'fp16'") &&
+          Catch::Contains("float32, float16, bfloat16, float64"));
   CHECK_THROWS_WITH(
       load_train_config({}, {"precision=bfloat16"}),
-      Catch::Contains("float32 with device_target CPU") && Catch::Contains("got bfloat16"));
+      Catch::Contains("float32 or float64 with device_target CPU") && Catch::Contains("got bfloat16"));
+  // float64 is the CPU's reference backend only.
+  CHECK(name_of(load_train_config({}, {"precision=float64"}).precision) == "float64");
+  CHECK_THROWS_WITH(
+      load_train_config({}, {"precision=float64", "device_target=GPU"}),
+      Catch::Contains("float64 runs on the CPU's reference kernels only") &&
+          Catch::Contains("device_target: CPU"));
   CHECK(name_of(load_train_config({}, {"precision=float16", "device_target=GPU"}).precision) ==
         "float16");
   CHECK_THROWS_WITH(load_train_config({}, {"tf32=true"}),

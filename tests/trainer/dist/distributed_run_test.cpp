@@ -175,4 +175,10 @@ TEST_CASE("a rank that fails stops every rank with exit code 2", "[e2e]") {
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, Catch::Contains("skip_corrupt cannot be used with several ranks"));
   }
+  SECTION("precision float64, whose gradients are not the float32 buckets ranks exchange") {
+    const auto run = mpirun(dir, 2, {"train", "--config", config, "--set", "precision=float64"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 2);
+    CHECK_THAT(run.err, Catch::Contains("precision: float64 trains in one process"));
+  }
 }
