@@ -14,13 +14,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <tuple>
 
 #include "parity/importers/dump/tensor_dump.hpp"
-#include "process.hpp"
-#include "temp_dir.hpp"
+#include "torch_run_setup.hpp"
 
 using parity::importers::DumpRecord;
 using parity::importers::TensorDump;
@@ -31,66 +29,7 @@ namespace {
 using Key = std::tuple<std::int64_t, std::string, std::string, std::string>;
 Key key_of(const DumpRecord& r) { return {r.step, r.phase, r.role, r.name}; }
 
-void run_ok(const std::vector<std::string>& argv) {
-  const ProcessResult result = run_process(argv);
-  INFO(argv[0] << " " << (argv.size() > 1 ? argv[1] : "") << "\n" << result.out << result.err);
-  REQUIRE(result.exit_code == 0);
-}
-
-// init.pth, x.npy and y.npy made by PyTorch, and the config that trains as
-// dump_reference.py does: constant lr 0.001, momentum 0.9, weight decay 1e-4
-// on weights only, label smoothing 0.1 spread over all classes, one thread.
-struct Setup {
-  TempDir dir;
-  Setup() {
-    run_ok({PARITY_PYTHON, PARITY_DUMP_REFERENCE, "--model", "resnet50", "--num-classes", "10",
-            "--seed", "0", "--save-init", (dir / "init.pth").string(), "--make-batch", "4,3,64,64",
-            "--save-images", (dir / "x.npy").string(), "--save-labels", (dir / "y.npy").string()});
-    std::ofstream(dir / "config.yaml") << "net_name: resnet50\nclass_num: 10\nstem: imagenet\n"
-                                          "lr_decay_mode: constant\nlr_max: 0.001\nmomentum: 0.9\n"
-                                          "weight_decay: 0.0001\nlabel_smooth_factor: 0.1\n"
-                                          "label_smooth_convention: pytorch\nepoch_size: 3\n"
-                                          "save_checkpoint: false\nthreads: 1\n";
-  }
-  void torch_dump(const std::string& name, const std::vector<std::string>& extra) {
-    std::vector<std::string> argv{PARITY_PYTHON,
-                                  PARITY_DUMP_REFERENCE,
-                                  "--model",
-                                  "resnet50",
-                                  "--num-classes",
-                                  "10",
-                                  "--weights",
-                                  (dir / "init.pth").string(),
-                                  "--images",
-                                  (dir / "x.npy").string(),
-                                  "--labels",
-                                  (dir / "y.npy").string(),
-                                  "--lr",
-                                  "0.001",
-                                  "--momentum",
-                                  "0.9",
-                                  "--weight-decay",
-                                  "1e-4",
-                                  "--label-smoothing",
-                                  "0.1",
-                                  "--threads",
-                                  "1",
-                                  "--dump",
-                                  (dir / name).string()};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    run_ok(argv);
-  }
-  ProcessResult ours(const std::string& name, const std::vector<std::string>& extra) {
-    std::vector<std::string> argv{PARITY_TRAIN,     "train",
-                                  "--config",       (dir / "config.yaml").string(),
-                                  "--init-weights", (dir / "init.pth").string(),
-                                  "--input-batch",  (dir / "x.npy").string(),
-                                  "--input-labels", (dir / "y.npy").string(),
-                                  "--dump",         (dir / name).string()};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    return run_process(argv);
-  }
-};
+using Setup = TorchRunSetup;
 
 // max |a - ref| / max |ref|, and the sums for an L2 error over many tensors.
 struct Error {

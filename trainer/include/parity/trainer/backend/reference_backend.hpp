@@ -1,7 +1,7 @@
 // The float64 reference backend (`precision: float64`): every op in plain
 // C++ loops, storing and computing in double, tensors in the plain logical
 // layout. Slow, and exact up to float64 rounding: a run from the same weights
-// and batch as PyTorch's model.double() agrees with it to about 1e-12, so its
+// and batch as PyTorch's model.double() agrees with it to about 1e-11, so its
 // dump is the reference R of `parity compare A B --reference R` for a B made
 // by our trainer (docs/compare.md). Single process: no data parallel.
 #pragma once
