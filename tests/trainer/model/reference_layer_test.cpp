@@ -108,6 +108,9 @@ TEST_CASE("reference conv2d agrees with oneDNN forward and backward", "[unit]") 
       // Past one depth block (288 > 256) and one column block (576 > 512)
       // of the matrix product, with rows that are not a multiple of its tile.
       {32, 6, 24, 3, 1, 1},
+      // A column matrix of 576 x 4096 per image, over the 2^22 elements of
+      // one group: each image is a group of its own.
+      {64, 4, 64, 3, 1, 1},
   };
   for (const ConvCase& c : cases) {
     DYNAMIC_SECTION("conv " << c.in << "->" << c.out << " " << c.size << "px k" << c.kernel << " s"

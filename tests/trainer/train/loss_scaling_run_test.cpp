@@ -1,4 +1,5 @@
-// Loss scaling in real `parity-train` runs (CPU backend, float32): planted
+// Loss scaling in real `parity-train` runs (CPU backend, float32; the
+// dynamic scale in float64 too, on the reference backend): planted
 // overflows (--plant-overflow) must be skipped without touching the weights
 // or the momentum, move a dynamic scale exactly as MindSpore's
 // DynamicLossScaleUpdateCell does, show up in the trace as the documented
@@ -72,20 +73,30 @@ std::map<std::string, std::vector<std::byte>> trainable_state(const fs::path& ch
 }  // namespace
 
 TEST_CASE("a dynamic loss scale skips planted overflows and moves as MindSpore's does", "[e2e]") {
-  TempDir dir;
-  const fs::path file = dynamic_config(dir.path(), "1024", "2");
-  const fs::path db = dir.path() / "run.db";
-  const ProcessResult run =
-      train_ok(file, {"--max-steps", "7", "--plant-overflow", "2,5", "--trace", db.string()});
-  // Window 2: two clean steps double the scale, an overflow halves it.
-  CHECK(counter_values(db, "loss_scale") ==
-        std::vector<double>{1024, 1024, 2048, 1024, 1024, 2048, 1024});
-  CHECK(overflow_instants(db) == std::vector<std::int64_t>{2, 5});
-  CHECK(counter_values(db, "overflow_steps") == std::vector<double>{0, 0, 1, 1, 1, 2, 2});
-  CHECK(counter_values(db, "skipped_steps") == std::vector<double>{0, 0, 1, 1, 1, 2, 2});
-  // Every step has its loss; a planted overflow leaves the forward finite.
-  CHECK(counter_values(db, "loss").size() == 7);
-  CHECK_THAT(run.out, Catch::Contains("dynamic loss scale 1024: 2 steps overflowed, 2 skipped"));
+  for (const std::string precision : {"float32", "float64"}) {
+    DYNAMIC_SECTION("precision " << precision) {
+      TempDir dir;
+      const fs::path file = dynamic_config(dir.path(), "1024", "2");
+      const fs::path db = dir.path() / "run.db";
+      std::vector<std::string> options{"--max-steps", "7", "--plant-overflow", "2,5",
+                                       "--trace", db.string(), "--set", "precision=" + precision};
+      // The float64 reference kernels are 5x slower: smaller images.
+      if (precision == "float64")
+        options.insert(options.end(),
+                       {"--set", "train_image_size=8", "--set", "eval_image_size=8"});
+      const ProcessResult run = train_ok(file, options);
+      // Window 2: two clean steps double the scale, an overflow halves it.
+      CHECK(counter_values(db, "loss_scale") ==
+            std::vector<double>{1024, 1024, 2048, 1024, 1024, 2048, 1024});
+      CHECK(overflow_instants(db) == std::vector<std::int64_t>{2, 5});
+      CHECK(counter_values(db, "overflow_steps") == std::vector<double>{0, 0, 1, 1, 1, 2, 2});
+      CHECK(counter_values(db, "skipped_steps") == std::vector<double>{0, 0, 1, 1, 1, 2, 2});
+      // Every step has its loss; a planted overflow leaves the forward finite.
+      CHECK(counter_values(db, "loss").size() == 7);
+      CHECK_THAT(run.out,
+                 Catch::Contains("dynamic loss scale 1024: 2 steps overflowed, 2 skipped"));
+    }
+  }
 }
 
 TEST_CASE("a skipped step leaves the parameters and the momentum as they were", "[e2e]") {

@@ -1,7 +1,9 @@
-// Convolution in float64 as im2col and one matrix product per image:
-// forward y_n = W col(x_n), the weight gradient dW = sum_n dy_n col(x_n)^T,
-// the input gradient x_n += col2im(W^T dy_n). A 1x1 convolution with stride 1
-// and no padding reads x_n itself as its column matrix.
+// Convolution in float64 as im2col and matrix products over groups of
+// images: the column matrices of a group side by side, so that one product
+// covers them all (a weight matrix is packed once per group, not once per
+// image: what makes the small late layers fast). Forward Y = W col(x);
+// the weight gradient dW = sum over groups of dY col(x)^T; the input
+// gradient x += col2im(W^T dY).
 #include <algorithm>
 #include <vector>
 
@@ -13,26 +15,28 @@
 namespace parity::trainer::reference {
 namespace {
 
-// Where the column matrix of one image comes from: the input's
-// [C, H, W] plane and the output's spatial size.
+// The largest column matrix of a group, in elements (32 MiB of doubles);
+// a group holds at least one image.
+constexpr std::int64_t kGroupColumnsBudget = std::int64_t(1) << 22;
+
+// Where the column matrix of one image comes from: the input's [C, H, W]
+// plane and the output's spatial size.
 struct Geometry {
   std::int64_t channels, height, width, kernel, stride, padding, out_height, out_width;
 
   std::int64_t rows() const { return channels * kernel * kernel; }
   std::int64_t columns() const { return out_height * out_width; }
-  bool is_identity() const {
-    return kernel == 1 && stride == 1 && padding == 0 && out_height == height && out_width == width;
-  }
+  std::int64_t image_size() const { return channels * height * width; }
 };
 
 // col[(c, ki, kj), (oh, ow)] = x[c, oh * stride - padding + ki, ow * stride - padding + kj],
-// zero where that falls in the padding.
-void im2col(const double* x, const Geometry& g, double* col) {
+// zero where that falls in the padding; col's rows are `ld` apart.
+void im2col(const double* x, const Geometry& g, double* col, std::int64_t ld) {
 #pragma omp parallel for schedule(static)
   for (std::int64_t c = 0; c < g.channels; ++c)
     for (std::int64_t ki = 0; ki < g.kernel; ++ki)
       for (std::int64_t kj = 0; kj < g.kernel; ++kj) {
-        double* row = col + ((c * g.kernel + ki) * g.kernel + kj) * g.columns();
+        double* row = col + ((c * g.kernel + ki) * g.kernel + kj) * ld;
         for (std::int64_t oh = 0; oh < g.out_height; ++oh) {
           const std::int64_t ih = oh * g.stride - g.padding + ki;
           for (std::int64_t ow = 0; ow < g.out_width; ++ow) {
@@ -45,12 +49,12 @@ void im2col(const double* x, const Geometry& g, double* col) {
 }
 
 // The adjoint of im2col: adds each column entry to the input element it was read from.
-void col2im_add(const double* col, const Geometry& g, double* x) {
+void col2im_add(const double* col, std::int64_t ld, const Geometry& g, double* x) {
 #pragma omp parallel for schedule(static)
   for (std::int64_t c = 0; c < g.channels; ++c)
     for (std::int64_t ki = 0; ki < g.kernel; ++ki)
       for (std::int64_t kj = 0; kj < g.kernel; ++kj) {
-        const double* row = col + ((c * g.kernel + ki) * g.kernel + kj) * g.columns();
+        const double* row = col + ((c * g.kernel + ki) * g.kernel + kj) * ld;
         for (std::int64_t oh = 0; oh < g.out_height; ++oh) {
           const std::int64_t ih = oh * g.stride - g.padding + ki;
           if (ih < 0 || ih >= g.height) continue;
@@ -62,6 +66,11 @@ void col2im_add(const double* col, const Geometry& g, double* x) {
         }
       }
 }
+
+// Images [first, first + count) of a batch: their column matrices side by side.
+struct Group {
+  std::int64_t first, count;
+};
 
 class Conv2dOp final : public LayerOp {
  public:
@@ -85,15 +94,22 @@ class Conv2dOp final : public LayerOp {
                   "float64 reference backend convolution",
                   "train with drop_last batches of one size");
     const Geometry g = geometry(x.dims());
-    const std::int64_t batch = x.dims()[0];
-    Tensor y = make_tensor({batch, spec_.out_channels, g.out_height, g.out_width});
+    const std::int64_t out_channels = spec_.out_channels;
+    Tensor y = make_tensor({x.dims()[0], out_channels, g.out_height, g.out_width});
     const double* input = values_of(x).data();
     double* output = values_of(y).data();
-    const MatrixView weights = row_major(values_of(weight_.value).data(), g.rows());
-    for (std::int64_t n = 0; n < batch; ++n)
-      gemm(spec_.out_channels, g.columns(), g.rows(), weights,
-           columns_of(input + n * image_size(g), g), output + n * spec_.out_channels * g.columns(),
-           g.columns(), false);
+    for (const Group group : groups(g, x.dims()[0])) {
+      const std::int64_t width = group.count * g.columns();
+      const MatrixView columns = columns_of(input, g, group);
+      products_.resize(std::size_t(out_channels * width));
+      gemm(out_channels, width, g.rows(), row_major(values_of(weight_.value).data(), g.rows()),
+           columns, products_.data(), width, false);
+      // [O, images x OH x OW] back to NCHW.
+      for (std::int64_t i = 0; i < group.count; ++i)
+        for (std::int64_t o = 0; o < out_channels; ++o)
+          std::copy_n(products_.data() + o * width + i * g.columns(), g.columns(),
+                      output + ((group.first + i) * out_channels + o) * g.columns());
+    }
     if (mode == Mode::kTrain) saved_input_ = x;
     return y;
   }
@@ -102,31 +118,37 @@ class Conv2dOp final : public LayerOp {
     if (!saved_input_.defined())
       throw Error("convolution backward without a training forward", "float64 reference backend");
     const Geometry g = geometry(spec_.input);
-    const std::int64_t batch = spec_.input[0];
-    const std::int64_t out_image = spec_.out_channels * g.columns();
-    if (dy.dims() != Dims{batch, spec_.out_channels, g.out_height, g.out_width})
+    const std::int64_t batch = spec_.input[0], out_channels = spec_.out_channels;
+    if (dy.dims() != Dims{batch, out_channels, g.out_height, g.out_width})
       throw Error("convolution output gradient " + dims_text(dy.dims()) + " does not fit",
                   "float64 reference backend");
     const double* input = values_of(saved_input_).data();
     const double* grad_out = values_of(dy).data();
     double* grad_weight = values_of(weight_.grad).data();
-    for (std::int64_t n = 0; n < batch; ++n)
-      gemm(spec_.out_channels, g.rows(), g.columns(), row_major(grad_out + n * out_image, g.columns()),
-           columns_of(input + n * image_size(g), g).transposed(), grad_weight, g.rows(), n > 0);
     Tensor dx;
-    if (spec_.input_grad) {
-      dx = make_tensor(spec_.input);
+    if (spec_.input_grad) dx = make_tensor(spec_.input);
+    bool first = true;
+    for (const Group group : groups(g, batch)) {
+      const std::int64_t width = group.count * g.columns();
+      // NCHW to [O, images x OH x OW].
+      products_.resize(std::size_t(out_channels * width));
+      for (std::int64_t i = 0; i < group.count; ++i)
+        for (std::int64_t o = 0; o < out_channels; ++o)
+          std::copy_n(grad_out + ((group.first + i) * out_channels + o) * g.columns(),
+                      g.columns(), products_.data() + o * width + i * g.columns());
+      const MatrixView grad_products = row_major(products_.data(), width);
+      gemm(out_channels, g.rows(), width, grad_products,
+           columns_of(input, g, group).transposed(), grad_weight, g.rows(), !first);
+      first = false;
+      if (!spec_.input_grad) continue;
+      grad_columns_.resize(std::size_t(g.rows() * width));
+      gemm(g.rows(), width, out_channels,
+           row_major(values_of(weight_.value).data(), g.rows()).transposed(), grad_products,
+           grad_columns_.data(), width, false);
       double* grad_in = values_of(dx).data();
-      const MatrixView weights_t = row_major(values_of(weight_.value).data(), g.rows()).transposed();
-      std::vector<double> col(g.is_identity() ? 0 : std::size_t(g.rows() * g.columns()));
-      for (std::int64_t n = 0; n < batch; ++n) {
-        double* image = grad_in + n * image_size(g);
-        // A 1x1 stride-1 convolution's column matrix is the image itself.
-        double* target = g.is_identity() ? image : col.data();
-        gemm(g.rows(), g.columns(), spec_.out_channels, weights_t,
-             row_major(grad_out + n * out_image, g.columns()), target, g.columns(), false);
-        if (!g.is_identity()) col2im_add(col.data(), g, image);
-      }
+      for (std::int64_t i = 0; i < group.count; ++i)
+        col2im_add(grad_columns_.data() + i * g.columns(), width, g,
+                   grad_in + (group.first + i) * g.image_size());
     }
     saved_input_ = Tensor();
     return dx;
@@ -142,26 +164,38 @@ class Conv2dOp final : public LayerOp {
     return {spec_.out_channels, spec_.in_channels, spec_.kernel, spec_.kernel};
   }
   Geometry geometry(const Dims& input) const {
-    // Padding after the edges (padding_end) only shortens or lengthens the
-    // output: the column matrix pads what lies past the input with zeros.
+    // Padding after the edges (padding_end) only sets the output's size:
+    // im2col reads zeros for whatever lies past the input.
     return {input[1],          input[2],      input[3],
             spec_.kernel,      spec_.stride,  spec_.padding,
             spec_.output_size(input[2]), spec_.output_size(input[3])};
   }
-  static std::int64_t image_size(const Geometry& g) { return g.channels * g.height * g.width; }
 
-  // The column matrix of one image: the image itself, or its im2col in a buffer.
-  MatrixView columns_of(const double* image, const Geometry& g) {
-    if (g.is_identity()) return row_major(image, g.columns());
-    columns_.resize(std::size_t(g.rows() * g.columns()));
-    im2col(image, g, columns_.data());
-    return row_major(columns_.data(), g.columns());
+  static std::vector<Group> groups(const Geometry& g, std::int64_t batch) {
+    const std::int64_t per_image = std::max<std::int64_t>(g.rows() * g.columns(), 1);
+    const std::int64_t size = std::clamp<std::int64_t>(kGroupColumnsBudget / per_image, 1, batch);
+    std::vector<Group> all;
+    for (std::int64_t first = 0; first < batch; first += size)
+      all.push_back({first, std::min(size, batch - first)});
+    return all;
+  }
+
+  // The column matrices of a group's images, side by side: [C k k, images x OH x OW].
+  MatrixView columns_of(const double* input, const Geometry& g, const Group& group) {
+    const std::int64_t width = group.count * g.columns();
+    columns_.resize(std::size_t(g.rows() * width));
+    for (std::int64_t i = 0; i < group.count; ++i)
+      im2col(input + (group.first + i) * g.image_size(), g, columns_.data() + i * g.columns(),
+             width);
+    return row_major(columns_.data(), width);
   }
 
   Conv2dSpec spec_;
   ParamTensors weight_;
   Tensor saved_input_;
-  std::vector<double> columns_;  // one image's im2col, reused
+  // Reused between calls: a group's column matrix, its products with the
+  // weights (or its output gradient), and the column gradient.
+  std::vector<double> columns_, products_, grad_columns_;
 };
 
 }  // namespace

@@ -21,8 +21,8 @@
 //   is the shared SGD formula (sgd_coefficients.hpp) in double.
 // - Single process only: contiguous_gradients, the data-parallel hook, has
 //   float32 spans to offer and refuses (the config check says so first).
-// ResNet-50 at 64x64 px, batch 4, trains a step in about 2.4 s on one
-// thread, 7x the oneDNN float32 backend's time (docs/trainer.md).
+// ResNet-50 at 64x64 px, batch 4, trains a step in about 1.6 s on one
+// thread, 5x the oneDNN float32 backend's time (docs/trainer.md).
 #include "parity/trainer/backend/reference_backend.hpp"
 
 #include <omp.h>
