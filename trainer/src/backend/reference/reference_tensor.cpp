@@ -6,12 +6,10 @@ namespace parity::trainer::reference {
 
 Tensor make_tensor(const Dims& dims) { return Tensor(std::make_shared<ReferenceTensor>(dims)); }
 
-ReferenceTensor& reference_tensor(const Tensor& tensor) {
+std::span<double> values_of(const Tensor& tensor) {
   if (!tensor.defined()) throw Error("an undefined tensor", "float64 reference backend");
-  return tensor.impl<ReferenceTensor>();
+  return tensor.impl<ReferenceTensor>().values();
 }
-
-std::span<double> values_of(const Tensor& tensor) { return reference_tensor(tensor).values(); }
 
 void require_nchw(const Tensor& tensor, std::string_view op) {
   if (tensor.dims().size() != 4)

@@ -1,7 +1,7 @@
 // The reference backend's tensor: float64 elements in the plain logical
 // layout (NCHW activations, OIHW convolution weights, [out, in] matrices),
-// nothing else. Ops write their outputs into fresh tensors; a tensor handed
-// on is never written again, so sharing one (a saved input) is safe.
+// nothing else. Ops write their outputs into fresh tensors and never write
+// the ones they are given, so an op keeps its saved input by sharing it.
 #pragma once
 
 #include <span>
@@ -16,8 +16,6 @@ class ReferenceTensor : public TensorImpl {
   explicit ReferenceTensor(Dims dims)
       : TensorImpl(std::move(dims)), values_(static_cast<std::size_t>(element_count(this->dims()))) {}
   std::span<double> values() { return values_; }
-  double* data() { return values_.data(); }
-  std::size_t size() const { return values_.size(); }
 
  private:
   std::vector<double> values_;
@@ -25,7 +23,6 @@ class ReferenceTensor : public TensorImpl {
 
 // A zeroed tensor of `dims`.
 Tensor make_tensor(const Dims& dims);
-ReferenceTensor& reference_tensor(const Tensor& tensor);
 // A tensor's elements, in the plain logical layout.
 std::span<double> values_of(const Tensor& tensor);
 // Throws when `tensor` is not NCHW: the input of a spatial op.
