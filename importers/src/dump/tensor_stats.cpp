@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <omp.h>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -14,13 +15,16 @@ namespace {
 
 // The running sums of one pass, in float64. Sums are taken around a shift,
 // the first finite value (it keeps the variance exact when the mean is large
-// against the spread).
+// against the spread), which every part of a tensor summed apart shares.
 struct Sums {
   std::int64_t count = 0;
   double shift = 0, sum = 0, sum_squares = 0, l2_squares = 0, low = 0, high = 0;
 
+  // Nothing summed yet; `shift` is a value of the tensor, so it may start
+  // the minimum and the maximum.
+  static Sums around(double shift) { return {0, shift, 0, 0, 0, shift, shift}; }
+
   void add(double x) {
-    if (count == 0) shift = low = high = x;
     ++count;
     const double d = x - shift;
     sum += d;
@@ -28,6 +32,14 @@ struct Sums {
     l2_squares += x * x;
     low = std::min(low, x);
     high = std::max(high, x);
+  }
+  void merge(const Sums& part) {
+    count += part.count;
+    sum += part.sum;
+    sum_squares += part.sum_squares;
+    l2_squares += part.l2_squares;
+    low = std::min(low, part.low);
+    high = std::max(high, part.high);
   }
 };
 
@@ -111,24 +123,46 @@ void add_blocks(std::span<const T> values, Sums& sums, TensorStats& stats) {
   add_checked(values, sums, stats);
 }
 
+// Tensors from this many elements are summed in one part per thread: a
+// statistics-only dump reads every tensor of a step, and the step's own
+// threads are idle while it does.
+constexpr std::size_t kParallelElements = std::size_t{1} << 18;
+
 template <class T>
 TensorStats stats_of(std::span<const T> values) {
   TensorStats stats;
-  Sums sums;
   // Up to the first finite value, which sets the shift.
   std::size_t first = 0;
-  while (first < values.size() && sums.count == 0)
-    add_checked(values.subspan(first++, 1), sums, stats);
-  add_blocks(values.subspan(first), sums, stats);
-  stats.l2 = std::sqrt(sums.l2_squares);
-  if (sums.count > 0) {
-    const double n = static_cast<double>(sums.count);
-    const double mean_shifted = sums.sum / n;
-    stats.min = sums.low;
-    stats.max = sums.high;
-    stats.mean = sums.shift + mean_shifted;
-    stats.std = std::sqrt(std::max(0.0, sums.sum_squares / n - mean_shifted * mean_shifted));
+  while (first < values.size() && !std::isfinite(static_cast<double>(values[first]))) {
+    if (std::isnan(static_cast<double>(values[first]))) ++stats.nan; else ++stats.inf;
+    ++first;
   }
+  if (first == values.size()) return stats;
+  Sums sums = Sums::around(static_cast<double>(values[first]));
+  sums.add(static_cast<double>(values[first]));
+  const std::span<const T> rest = values.subspan(first + 1);
+  const int parts = rest.size() >= kParallelElements ? std::max(1, omp_get_max_threads()) : 1;
+  std::vector<Sums> part_sums(static_cast<std::size_t>(parts), Sums::around(sums.shift));
+  std::vector<TensorStats> part_counts(static_cast<std::size_t>(parts));
+#pragma omp parallel for schedule(static) if (parts > 1)
+  for (int p = 0; p < parts; ++p) {
+    const std::size_t begin = rest.size() * std::size_t(p) / std::size_t(parts);
+    const std::size_t end = rest.size() * std::size_t(p + 1) / std::size_t(parts);
+    add_blocks(rest.subspan(begin, end - begin), part_sums[std::size_t(p)],
+               part_counts[std::size_t(p)]);
+  }
+  for (int p = 0; p < parts; ++p) {
+    sums.merge(part_sums[std::size_t(p)]);
+    stats.nan += part_counts[std::size_t(p)].nan;
+    stats.inf += part_counts[std::size_t(p)].inf;
+  }
+  const double n = static_cast<double>(sums.count);
+  const double mean_shifted = sums.sum / n;
+  stats.l2 = std::sqrt(sums.l2_squares);
+  stats.min = sums.low;
+  stats.max = sums.high;
+  stats.mean = sums.shift + mean_shifted;
+  stats.std = std::sqrt(std::max(0.0, sums.sum_squares / n - mean_shifted * mean_shifted));
   return stats;
 }
 

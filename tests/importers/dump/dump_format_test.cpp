@@ -79,36 +79,50 @@ TEST_CASE("statistics are over the finite elements, in float64", "[unit]") {
 TEST_CASE("statistics of long tensors, four floats a step, equal a float64 reference", "[unit]") {
   // Blocks of 256 go four floats at a time unless they hold a NaN or an Inf;
   // lengths around the block size and NaN/Inf placed in some blocks only
-  // cover the first value, the blocks, the checked blocks and the tail.
-  for (const std::size_t count : {255u, 256u, 257u, 1000u, 4099u}) {
+  // cover the first value, the blocks, the checked blocks and the tail. From
+  // 2^18 elements a tensor is summed in one part per thread: the longest
+  // case leads with a NaN, and has its extremes and non-finite values in
+  // different parts.
+  for (const std::size_t count : {255u, 256u, 257u, 1000u, 4099u, 700001u}) {
     std::vector<float> values = random_floats(count, unsigned(count), 5.0f, 9.0f);
     if (count > 600) {
       values[300] = kNaN;
       values[count - 2] = -kInf;
     }
-    double sum = 0, l2 = 0, low = 1e9, high = -1e9;
-    std::int64_t n = 0;
+    if (count > 100000) {
+      values[0] = kNaN;
+      values[count / 2 + 7] = kInf;
+      values[count - 5] = 1.0f;
+      values[count / 3] = 20.0f;
+    }
+    // The reference sums in long double: over 700001 elements a float64
+    // sum in order is itself off by about 1e-13.
+    long double sum = 0, l2 = 0;
+    double low = 1e9, high = -1e9;
+    std::int64_t n = 0, nan = 0, inf = 0;
     for (const float v : values)
       if (std::isfinite(v)) {
         sum += v;
-        l2 += double(v) * v;
+        l2 += (long double)v * v;
         low = std::min(low, double(v));
         high = std::max(high, double(v));
         ++n;
+      } else {
+        ++(std::isnan(v) ? nan : inf);
       }
-    const double mean = sum / double(n);
-    double squares = 0;
+    const double mean = double(sum / n);
+    long double squares = 0;
     for (const float v : values)
-      if (std::isfinite(v)) squares += (v - mean) * (v - mean);
+      if (std::isfinite(v)) squares += ((long double)v - mean) * ((long double)v - mean);
     const TensorStats stats = compute_stats(std::span<const float>(values));
     INFO(count << " elements");
-    CHECK(stats.nan == (count > 600 ? 1 : 0));
-    CHECK(stats.inf == (count > 600 ? 1 : 0));
+    CHECK(stats.nan == nan);
+    CHECK(stats.inf == inf);
     CHECK(*stats.min == low);
     CHECK(*stats.max == high);
     CHECK(*stats.mean == Approx(mean).epsilon(1e-13));
-    CHECK(*stats.std == Approx(std::sqrt(squares / double(n))).epsilon(1e-10));
-    CHECK(stats.l2 == Approx(std::sqrt(l2)).epsilon(1e-13));
+    CHECK(*stats.std == Approx(double(std::sqrt(squares / n))).epsilon(1e-10));
+    CHECK(stats.l2 == Approx(double(std::sqrt(l2))).epsilon(1e-13));
   }
 }
 

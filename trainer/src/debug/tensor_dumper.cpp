@@ -72,26 +72,28 @@ importers::DumpRecord TensorDumper::owned_record(std::string name, std::string m
                 op != module_ops_.end() ? op->second : "", role, std::move(shape));
 }
 
-void TensorDumper::write(std::string_view phase, std::string name, std::string module,
-                         std::string_view op, std::string_view role, const Tensor& tensor) {
+void TensorDumper::write(importers::DumpRecord record, const Tensor& tensor) {
   // Statistics do not depend on the order of the elements: a stats-only dump
   // reads them where the backend keeps them, without reordering a copy.
   if (options_.stats_only)
     if (const auto elements = backend_.host_elements(tensor)) {
-      writer_.write(record(phase, std::move(name), std::move(module), op, role, tensor.dims()),
-                    *elements);
+      writer_.write(std::move(record), *elements);
       return;
     }
   if (options_.float64) {
-    write_copy(record(phase, std::move(name), std::move(module), op, role, tensor.dims()),
-               backend_.to_host_double(tensor));
+    write_copy(std::move(record), backend_.to_host_double(tensor));
     return;
   }
   const auto count = static_cast<std::size_t>(tensor.element_count());
   if (host_.size() < count) host_.resize(count);
   const std::span<float> values(host_.data(), count);
   backend_.copy_to_host(tensor, values);
-  writer_.write(record(phase, std::move(name), std::move(module), op, role, tensor.dims()), values);
+  writer_.write(std::move(record), values);
+}
+
+void TensorDumper::write(std::string_view phase, std::string name, std::string module,
+                         std::string_view op, std::string_view role, const Tensor& tensor) {
+  write(record(phase, std::move(name), std::move(module), op, role, tensor.dims()), tensor);
 }
 
 void TensorDumper::input(const Tensor& images) {
@@ -134,8 +136,7 @@ void TensorDumper::write_copy(importers::DumpRecord record, const HostCopy& valu
 
 void TensorDumper::write_parameters(const ModelState& state, std::string_view role) {
   for (const Parameter& p : state.parameters)
-    write_copy(owned_record(p.name, owner_of(p.name), role, p.tensors->value.dims()),
-               host_copy(p.tensors->value));
+    write(owned_record(p.name, owner_of(p.name), role, p.tensors->value.dims()), p.tensors->value);
 }
 
 std::vector<TensorDumper::BufferValues> TensorDumper::read_buffers() const {
@@ -167,9 +168,9 @@ void TensorDumper::write_buffers(const std::vector<BufferValues>& buffers, std::
 // optimizer state names it ("momentum_buffer") after the parameter's name.
 void TensorDumper::write_optimizer_state(const ModelState& state) {
   for (const Parameter& p : state.parameters)
-    write_copy(owned_record(p.name + ".momentum_buffer", owner_of(p.name),
-                            "optimizer_state_after", p.tensors->momentum.dims()),
-               host_copy(p.tensors->momentum));
+    write(owned_record(p.name + ".momentum_buffer", owner_of(p.name), "optimizer_state_after",
+                       p.tensors->momentum.dims()),
+          p.tensors->momentum);
 }
 
 void TensorDumper::before_update(const ModelState& state) {

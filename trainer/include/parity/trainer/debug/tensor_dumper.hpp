@@ -72,6 +72,9 @@ class TensorDumper final : public TensorObserver {
 
   importers::DumpRecord record(std::string_view phase, std::string name, std::string module,
                                std::string_view op, std::string_view role, Dims shape) const;
+  // A tensor's record: its statistics read in place when the dump is
+  // stats-only and the backend allows, else a host copy's values.
+  void write(importers::DumpRecord record, const Tensor& tensor);
   void write(std::string_view phase, std::string name, std::string module, std::string_view op,
              std::string_view role, const Tensor& tensor);
   // An update-phase record of a parameter, buffer or optimizer state owned
