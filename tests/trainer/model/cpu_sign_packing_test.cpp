@@ -4,11 +4,13 @@
 // packs a host copy, whatever the layout and its padding.
 #include <catch2/catch.hpp>
 
+#include <dnnl.hpp>
 #include <limits>
 
 #include "parity/importers/grad_probe/sign_bits.hpp"
 #include "parity/trainer/backend/cpu_backend.hpp"
 #include "random_floats.hpp"
+#include "sign_packing.hpp"
 
 using namespace parity::trainer;
 
@@ -69,5 +71,46 @@ TEST_CASE("the CPU backend packs gradient signs in logical order from its own la
   SECTION("batch norm scale and shift") {
     auto op = backend().batch_norm({100, 1e-5, 0.1, true, {2, 100, 4, 4}});
     for (const ParamSlot& slot : op->parameters()) check_signs(*slot.tensors, slot.shape, seed++);
+  }
+}
+
+// The layouts a backend on another CPU picks (8-blocked on AVX2, blocked over
+// channels for activations), each made by oneDNN's own reorder from the
+// plain values: the offset path and the 16-row path against the same bits.
+TEST_CASE("sign packing reads every oneDNN layout in logical order", "[unit]") {
+  using tag = dnnl::memory::format_tag;
+  const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  struct Case {
+    dnnl::memory::dims dims;
+    tag layout;
+  };
+  const Case cases[] = {
+      {{40, 24, 3, 3}, tag::OIhw16i16o}, {{40, 24, 3, 3}, tag::OIhw8i8o},
+      {{37, 5, 7, 7}, tag::Ohwi16o},     {{30, 20, 1, 1}, tag::OIhw4i16o4i},
+      {{3, 40, 5, 5}, tag::nChw16c},     {{3, 40, 5, 5}, tag::nChw8c},
+      {{3, 40, 5, 5}, tag::nhwc},        {{7, 300}, tag::ba},
+  };
+  unsigned seed = 100;
+  for (const Case& c : cases) {
+    const dnnl::memory::desc plain(c.dims, dnnl::memory::data_type::f32,
+                                   c.dims.size() == 4 ? tag::abcd : tag::ab);
+    DYNAMIC_SECTION("dims " << c.dims.size() << "-d, first " << c.dims[0] << ", tag "
+                            << static_cast<int>(c.layout)) {
+      const dnnl::memory::desc blocked(c.dims, dnnl::memory::data_type::f32, c.layout);
+      std::int64_t count = 1;
+      for (const auto d : c.dims) count *= d;
+      std::vector<float> values = signed_values(std::size_t(count), seed++);
+      dnnl::memory source(plain, engine, values.data());
+      dnnl::memory target(blocked, engine);
+      dnnl::reorder(source, target).execute(stream, source, target);
+      stream.wait();
+      std::vector<std::uint64_t> expected(std::size_t(parity::importers::sign_words(count)));
+      parity::importers::pack_signs(values, expected);
+      std::vector<std::uint64_t> words(expected.size(), ~std::uint64_t{0});
+      parity::trainer::cpu::pack_signs_in_layout(
+          blocked, static_cast<const float*>(target.get_data_handle()), words);
+      CHECK(words == expected);
+    }
   }
 }
