@@ -18,14 +18,15 @@ using parity::test::expect_error;
 
 namespace {
 
-// A probe of "w" [1000] and "b" [24]; at each step, the first flips[k] elements of w are
-// negative (the rest positive) and b is all positive.
+// A probe of "w" [1000] and "b" [24]; at each step, flips[k] elements of w
+// from element `from` on are negative (the rest positive) and b is all positive.
 void write_probe(const std::filesystem::path& dir, const std::vector<std::int64_t>& steps,
-                 const std::vector<int>& flips, std::vector<std::int64_t> w_shape = {1000}) {
+                 const std::vector<int>& flips, std::vector<std::int64_t> w_shape = {1000},
+                 int from = 0) {
   GradProbeWriter writer(dir, lay_out_grad_probe("test", "tiny", {{"w", w_shape}, {"b", {24}}}));
   for (std::size_t k = 0; k < steps.size(); ++k) {
     std::vector<float> w(1000, 1.0f), b(24, 1.0f);
-    for (int i = 0; i < flips[k]; ++i) w[std::size_t(i)] = -1.0f;
+    for (int i = from; i < from + flips[k]; ++i) w[std::size_t(i)] = -1.0f;
     pack_signs(w, writer.parameter_words(0));
     pack_signs(b, writer.parameter_words(1));
     writer.write_step(steps[k]);
@@ -66,6 +67,54 @@ TEST_CASE("a fall larger than the margin is a bad step above the threshold", "[u
   CHECK(compare_grad_probes(dir / "a", dir / "b", {0.9, 0.05}).passed());
 }
 
+// Two runs as chaotic as ResNet-50 on a batch of 4 after its first update:
+// each far from the float64 run, and from each other, by as much. Only a run
+// that strays further from R than B does is bad.
+TEST_CASE("with a float64 reference a step is bad where A strays from it more than B", "[unit]") {
+  TempDir dir;
+  write_probe(dir / "r", {0, 1, 2, 3}, {0, 0, 0, 0});
+  write_probe(dir / "b", {0, 1, 2, 3}, {0, 5, 400, 200});
+  // Step 0: 2 of 1024 against none, both under the floor of 0.1%: 1.95x.
+  // Step 1: 4 against 5. Step 2: 420 against 400 elsewhere, 1.05x, though A
+  // and B share no flipped sign. Step 3: 500 against 200, 2.5x.
+  write_probe(dir / "a", {0, 1, 2, 3}, {2, 4, 420, 500}, {1000}, 500);
+  const GradProbeComparison plain = compare_grad_probes(dir / "a", dir / "b", {});
+  REQUIRE(plain.first_bad);
+  CHECK(plain.steps[*plain.first_bad].step == 2);  // 0.199 is far below 0.97
+
+  const GradProbeComparison c = compare_grad_probes(dir / "a", dir / "b", {}, dir / "r");
+  REQUIRE(c.reference);
+  REQUIRE(c.steps.size() == 4);
+  REQUIRE(c.steps[0].reference);
+  CHECK(c.steps[0].reference->ratio == Approx((2.0 / 1024) / 1e-3));
+  CHECK(c.steps[1].reference->ratio == Approx(0.8));
+  CHECK(c.steps[2].reference->a == Approx(1.0 - 420.0 / 1024));
+  CHECK(c.steps[2].reference->b == Approx(1.0 - 400.0 / 1024));
+  CHECK(c.steps[2].similarity == Approx(1.0 - 820.0 / 1024));
+  CHECK(c.steps[2].verdict == ProbeStep::Verdict::kGood);
+  REQUIRE(c.first_bad);
+  CHECK(c.steps[*c.first_bad].step == 3);
+  CHECK(c.steps[3].verdict == ProbeStep::Verdict::kFurtherFromReference);
+  CHECK(c.steps[3].reference->ratio == Approx(2.5));
+  // The limit is an option: at 1.2x step 0's 1.95x is too far; at 3x nothing is.
+  CHECK(compare_grad_probes(dir / "a", dir / "b", {0.97, 0.03, 1.2}, dir / "r").first_bad == 0u);
+  CHECK(compare_grad_probes(dir / "a", dir / "b", {0.97, 0.03, 3.0}, dir / "r").passed());
+}
+
+TEST_CASE("steps the reference lacks keep the threshold rules; a bad ratio is refused",
+          "[unit]") {
+  TempDir dir;
+  write_probe(dir / "r", {0}, {0});
+  write_probe(dir / "a", {0, 1}, {0, 0});
+  write_probe(dir / "b", {0, 1}, {0, 100});
+  const GradProbeComparison c = compare_grad_probes(dir / "a", dir / "b", {}, dir / "r");
+  CHECK(c.steps[0].reference);
+  CHECK_FALSE(c.steps[1].reference);
+  CHECK(c.steps[1].verdict == ProbeStep::Verdict::kBelow);
+  expect_error([&] { compare_grad_probes(dir / "a", dir / "b", {0.97, 0.03, 0.5}, dir / "r"); },
+               "is under 1", {"--reference-ratio"});
+}
+
 TEST_CASE("steps only one side holds are listed, not compared", "[unit]") {
   TempDir dir;
   write_probe(dir / "a", {0, 2, 3, 7}, {0, 0, 0, 0});
@@ -86,4 +135,7 @@ TEST_CASE("probes of different shapes, or a threshold outside [0, 1], are refuse
                {(dir / "a").string()});
   expect_error([&] { compare_grad_probes(dir / "a", dir / "a", {1.5, 0.03}); }, "not in [0, 1]",
                {"--threshold"});
+  // A reference of another shape is named as R.
+  expect_error([&] { compare_grad_probes(dir / "a", dir / "a", {}, dir / "b"); },
+               "w is [1000] in A, [10, 100] in R", {(dir / "b").string()});
 }

@@ -45,11 +45,14 @@ struct ProbeRuns {
     run_ok(argv);
     return (dir / name).string();
   }
-  std::string torch(const std::string& name) {
-    run_ok({PARITY_PYTHON, PARITY_DUMP_REFERENCE, "--model", "resnet18", "--num-classes", "10",
-            "--weights", (dir / "init.pth").string(), "--images", (dir / "x.npy").string(),
-            "--labels", (dir / "y.npy").string(), "--steps", "3", "--lr", "0.001", "--threads", "1",
-            "--probe-grads", "all", "--probe-dir", (dir / name).string()});
+  std::string torch(const std::string& name, const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> argv{
+        PARITY_PYTHON, PARITY_DUMP_REFERENCE, "--model", "resnet18", "--num-classes", "10",
+        "--weights", (dir / "init.pth").string(), "--images", (dir / "x.npy").string(),
+        "--labels", (dir / "y.npy").string(), "--steps", "3", "--lr", "0.001", "--threads", "1",
+        "--probe-grads", "all", "--probe-dir", (dir / name).string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    run_ok(argv);
     return (dir / name).string();
   }
 };
@@ -59,8 +62,10 @@ struct Verdict {
   nlohmann::json report;
 };
 
-Verdict grad_probe(const std::string& a, const std::string& b) {
-  const ProcessResult result = run_process({PARITY_CLI, "grad-probe", a, b, "--format", "json"});
+Verdict grad_probe(const std::string& a, const std::string& b, const std::string& reference = {}) {
+  std::vector<std::string> argv{PARITY_CLI, "grad-probe", a, b, "--format", "json"};
+  if (!reference.empty()) argv.insert(argv.end(), {"--reference", reference});
+  const ProcessResult result = run_process(argv);
   INFO(result.err);
   Verdict verdict{result.exit_code, {}};
   if (result.exit_code != 2) verdict.report = nlohmann::json::parse(result.out);
@@ -88,6 +93,22 @@ TEST_CASE("parity grad-probe finds no bad step between clean runs and the first 
     REQUIRE(v.report["steps"].size() == 3);
     // A few elements within rounding of zero differ from the first step on.
     CHECK(v.report["steps"][0]["similarity"].get<double>() > 0.999);
+  }
+  SECTION("against PyTorch's float64 run, ours strays no further than PyTorch's float32") {
+    const std::string torch = runs.torch("torch"), exact = runs.torch("torch64", {"--float64"});
+    const Verdict clean_pair = grad_probe(clean, torch, exact);
+    INFO(clean_pair.report.dump(1));
+    CHECK(clean_pair.exit_code == 0);
+    REQUIRE(clean_pair.report["steps"].size() == 3);
+    for (const auto& step : clean_pair.report["steps"])
+      CHECK(step["reference"]["ratio"].get<double>() <= 2.0);
+    const Verdict bug = grad_probe(runs.ours("bn-eps", {"--plant-bug", "bn-eps:layer2.0.bn1"}),
+                                   torch, exact);
+    INFO(bug.report.dump(1));
+    CHECK(bug.exit_code == 1);
+    REQUIRE(bug.report["first_bad_step"].is_number());
+    const int first = bug.report["first_bad_step"];  // steps 0, 1, 2: its index too
+    CHECK(bug.report["steps"][first]["verdict"] == "further_from_reference");
   }
   SECTION("a NaN planted at step 2 makes step 2 the first bad one") {
     const Verdict v = grad_probe(clean, runs.ours("nan", {"--plant-nan", "layer3.0.conv1@2"}));

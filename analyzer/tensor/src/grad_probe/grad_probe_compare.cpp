@@ -36,9 +36,16 @@ std::string missing_names(const std::vector<ProbedParameter>& names, Has has) {
   return text;
 }
 
-// For each of A's parameters, its index in B; an Error when the two probes
-// do not hold the same parameters with the same shapes.
-std::vector<std::size_t> pair_parameters(const GradProbeReader& a, const GradProbeReader& b) {
+// Which probes a pairing names in its errors.
+struct SideNames {
+  const char* first = "A";
+  const char* second = "B";
+};
+
+// For each of the first probe's parameters, its index in the second; an
+// Error when the two do not hold the same parameters with the same shapes.
+std::vector<std::size_t> pair_parameters(const GradProbeReader& a, const GradProbeReader& b,
+                                         const SideNames& names) {
   std::map<std::string, std::size_t, std::less<>> in_b;
   for (std::size_t i = 0; i < b.header().parameters.size(); ++i)
     in_b.emplace(b.header().parameters[i].name, i);
@@ -51,16 +58,21 @@ std::vector<std::size_t> pair_parameters(const GradProbeReader& a, const GradPro
   if (const std::string missing = missing_names(
           a.header().parameters, [&](const std::string& name) { return in_b.count(name) > 0; });
       !missing.empty())
-    throw Error("B does not probe " + missing + ", which A probes", where(b), kSameParameters);
+    throw Error(std::string(names.second) + " does not probe " + missing + ", which " +
+                    names.first + " probes",
+                where(b), kSameParameters);
   if (const std::string missing = missing_names(
           b.header().parameters, [&](const std::string& name) { return in_a.count(name) > 0; });
       !missing.empty())
-    throw Error("A does not probe " + missing + ", which B probes", where(a), kSameParameters);
+    throw Error(std::string(names.first) + " does not probe " + missing + ", which " +
+                    names.second + " probes",
+                where(a), kSameParameters);
   std::vector<std::size_t> b_index;
   for (const ProbedParameter& p : a.header().parameters) {
     const ProbedParameter& q = b.header().parameters[in_b.at(p.name)];
     if (p.shape != q.shape)
-      throw Error(p.name + " is " + shape_text(p.shape) + " in A, " + shape_text(q.shape) + " in B",
+      throw Error(p.name + " is " + shape_text(p.shape) + " in " + names.first + ", " +
+                      shape_text(q.shape) + " in " + names.second,
                   where(a) + " and " + where(b), "the two runs must train the same network");
     b_index.push_back(in_b.at(p.name));
   }
@@ -85,6 +97,46 @@ void check(const ProbeThresholds& thresholds) {
   if (!(thresholds.max_fall >= 0 && thresholds.max_fall <= 1))
     throw Error("the fall " + std::to_string(thresholds.max_fall) + " is not in [0, 1]", "--max-fall",
                 "a fall is a difference of similarities: 0.03");
+  if (!(thresholds.reference_ratio >= 1))
+    throw Error("the ratio " + std::to_string(thresholds.reference_ratio) + " is under 1",
+                "--reference-ratio", "A may stray this many times as far from R as B: 2");
+}
+
+// Each common step's similarity over every element of two probes.
+std::map<std::int64_t, double> step_similarities(const std::filesystem::path& x_dir,
+                                                 const std::filesystem::path& r_dir,
+                                                 const SideNames& names) {
+  GradProbeReader x(x_dir), r(r_dir);
+  const std::vector<std::size_t> r_index = pair_parameters(x, r, names);
+  std::int64_t elements = 0;
+  for (const ProbedParameter& p : x.header().parameters) elements += p.elements;
+  std::map<std::int64_t, double> similarity;
+  bool more_x = x.next(), more_r = r.next();
+  while (more_x && more_r) {
+    if (x.step() != r.step()) {
+      if (x.step() < r.step()) more_x = x.next(); else more_r = r.next();
+      continue;
+    }
+    std::int64_t differing = 0;
+    for (std::size_t i = 0; i < x.header().parameters.size(); ++i)
+      differing += differing_bits(x.parameter_words(i), r.parameter_words(r_index[i]),
+                                  x.header().parameters[i].elements);
+    similarity[x.step()] = elements == 0 ? 1.0 : 1.0 - double(differing) / double(elements);
+    more_x = x.next();
+    more_r = r.next();
+  }
+  return similarity;
+}
+
+// The verdict of a step, by the reference where it holds the step.
+ProbeStep::Verdict judge(const ProbeStep& step, const ProbeThresholds& thresholds) {
+  if (step.reference)
+    return step.reference->ratio > thresholds.reference_ratio
+               ? ProbeStep::Verdict::kFurtherFromReference
+               : ProbeStep::Verdict::kGood;
+  if (step.similarity < thresholds.min_similarity) return ProbeStep::Verdict::kBelow;
+  if (step.fall && *step.fall > thresholds.max_fall) return ProbeStep::Verdict::kFell;
+  return ProbeStep::Verdict::kGood;
 }
 
 }  // namespace
@@ -96,13 +148,23 @@ double GradProbeComparison::similarity(const ProbeStep& step, std::size_t parame
 
 GradProbeComparison compare_grad_probes(const std::filesystem::path& a_dir,
                                         const std::filesystem::path& b_dir,
-                                        const ProbeThresholds& thresholds) {
+                                        const ProbeThresholds& thresholds,
+                                        const std::optional<std::filesystem::path>& reference) {
   check(thresholds);
   GradProbeReader a(a_dir), b(b_dir);
-  const std::vector<std::size_t> b_index = pair_parameters(a, b);
+  const std::vector<std::size_t> b_index = pair_parameters(a, b, {});
+  std::map<std::int64_t, double> a_to_r, b_to_r;
+  if (reference) {
+    a_to_r = step_similarities(a_dir, *reference, {"A", "R"});
+    b_to_r = step_similarities(b_dir, *reference, {"B", "R"});
+  }
   GradProbeComparison comparison;
   comparison.a = {a_dir.string(), a.header().producer, a.records()};
   comparison.b = {b_dir.string(), b.header().producer, b.records()};
+  if (reference) {
+    const GradProbeReader r(*reference);
+    comparison.reference = ProbeSide{reference->string(), r.header().producer, r.records()};
+  }
   comparison.thresholds = thresholds;
   for (const ProbedParameter& p : a.header().parameters) {
     comparison.parameters.push_back({p.name, p.shape, p.elements});
@@ -134,10 +196,13 @@ GradProbeComparison compare_grad_probes(const std::filesystem::path& a_dir,
                           : 1.0 - double(step.differing) / double(comparison.elements);
     if (!comparison.steps.empty())
       step.fall = comparison.steps.back().similarity - step.similarity;
-    if (step.similarity < thresholds.min_similarity)
-      step.verdict = ProbeStep::Verdict::kBelow;
-    else if (step.fall && *step.fall > thresholds.max_fall)
-      step.verdict = ProbeStep::Verdict::kFell;
+    const auto a_r = a_to_r.find(step.step), b_r = b_to_r.find(step.step);
+    if (a_r != a_to_r.end() && b_r != b_to_r.end()) {
+      const double a_off = std::max(1.0 - a_r->second, kDisagreementFloor);
+      const double b_off = std::max(1.0 - b_r->second, kDisagreementFloor);
+      step.reference = ReferenceAgreement{a_r->second, b_r->second, a_off / b_off};
+    }
+    step.verdict = judge(step, thresholds);
     if (step.verdict != ProbeStep::Verdict::kGood && !comparison.first_bad)
       comparison.first_bad = comparison.steps.size();
     comparison.steps.push_back(std::move(step));

@@ -23,6 +23,9 @@ std::string reason(const GradProbeComparison& c, const ProbeStep& step) {
     case ProbeStep::Verdict::kFell:
       return "fell " + format_number(*step.fall) + " (more than " +
              format_number(c.thresholds.max_fall) + ")";
+    case ProbeStep::Verdict::kFurtherFromReference:
+      return "A's signs disagree with R's " + format_number(step.reference->ratio) +
+             "x as often as B's (limit " + format_number(c.thresholds.reference_ratio) + "x)";
     case ProbeStep::Verdict::kGood:
       break;
   }
@@ -35,6 +38,8 @@ const char* verdict_name(ProbeStep::Verdict verdict) {
       return "below";
     case ProbeStep::Verdict::kFell:
       return "fell";
+    case ProbeStep::Verdict::kFurtherFromReference:
+      return "further_from_reference";
     case ProbeStep::Verdict::kGood:
       break;
   }
@@ -63,13 +68,24 @@ std::vector<std::vector<std::string>> input_fields(const GradProbeComparison& c)
   const auto side = [](const ProbeSide& s) {
     return s.source + " (" + s.producer + ", " + std::to_string(s.records) + " steps)";
   };
-  return {{"A", side(c.a)},
-          {"B", side(c.b)},
-          {"parameters", std::to_string(c.parameters.size()) + " (" +
-                             std::to_string(c.elements) + " gradient elements a step)"},
-          {"bad step", "sign similarity below " + format_number(c.thresholds.min_similarity) +
-                           ", or more than " + format_number(c.thresholds.max_fall) +
-                           " below the step before"}};
+  std::vector<std::vector<std::string>> fields{
+      {"A", side(c.a)},
+      {"B", side(c.b)},
+      {"parameters", std::to_string(c.parameters.size()) + " (" + std::to_string(c.elements) +
+                         " gradient elements a step)"}};
+  if (c.reference) {
+    fields.push_back({"R", side(*c.reference) + ", the float64 reference"});
+    fields.push_back({"bad step", "A's signs disagree with R's more than " +
+                                      format_number(c.thresholds.reference_ratio) +
+                                      "x as often as B's (each at least " +
+                                      format_number(kDisagreementFloor) +
+                                      "); steps R lacks: the rules below"});
+  }
+  fields.push_back({c.reference ? "without R" : "bad step",
+                    "sign similarity below " + format_number(c.thresholds.min_similarity) +
+                        ", or more than " + format_number(c.thresholds.max_fall) +
+                        " below the step before"});
+  return fields;
 }
 
 Table parameter_table(const GradProbeComparison& c, const ProbeStep& step) {
@@ -85,18 +101,29 @@ Table parameter_table(const GradProbeComparison& c, const ProbeStep& step) {
 
 // The first kListedSteps steps, and the first bad one and the step before
 // it if they come later.
+// With a reference, each side's similarity to it and their disagreement ratio too.
 Table step_table(const GradProbeComparison& c) {
   Table table{{"step", "similarity", "fall", "signs differing", "least similar parameter", "verdict"},
               {},
               {true, true, true, true, false, false}};
+  if (c.reference) {
+    table.header.insert(table.header.begin() + 2, {"A to R", "B to R", "ratio"});
+    table.numeric.insert(table.numeric.begin() + 2, {true, true, true});
+  }
   const auto add = [&](std::size_t index) {
     const ProbeStep& step = c.steps[index];
     const std::size_t worst = least_similar(c, step).front();
-    table.rows.push_back(
-        {std::to_string(step.step), similarity_text(step.similarity),
-         step.fall ? format_number(*step.fall) : "", std::to_string(step.differing),
-         c.parameters[worst].name + " " + similarity_text(c.similarity(step, worst)),
-         step.verdict == ProbeStep::Verdict::kGood ? "" : reason(c, step)});
+    std::vector<std::string> row{
+        std::to_string(step.step), similarity_text(step.similarity),
+        step.fall ? format_number(*step.fall) : "", std::to_string(step.differing),
+        c.parameters[worst].name + " " + similarity_text(c.similarity(step, worst)),
+        step.verdict == ProbeStep::Verdict::kGood ? "" : reason(c, step)};
+    if (c.reference) {
+      const ReferenceAgreement* r = step.reference ? &*step.reference : nullptr;
+      row.insert(row.begin() + 2, {r ? similarity_text(r->a) : "", r ? similarity_text(r->b) : "",
+                                   r ? format_number(r->ratio) : ""});
+    }
+    table.rows.push_back(std::move(row));
   };
   for (std::size_t i = 0; i < std::min(kListedSteps, c.steps.size()); ++i) add(i);
   if (c.first_bad && *c.first_bad >= kListedSteps) {
@@ -141,10 +168,16 @@ nlohmann::ordered_json step_json(const GradProbeComparison& c, const ProbeStep& 
   nlohmann::ordered_json similarities = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < c.parameters.size(); ++i)
     similarities.push_back(c.similarity(step, i));
+  nlohmann::ordered_json reference;
+  if (step.reference)
+    reference = {{"a_similarity", step.reference->a},
+                 {"b_similarity", step.reference->b},
+                 {"ratio", step.reference->ratio}};
   return {{"step", step.step},
           {"similarity", step.similarity},
           {"fall", step.fall ? nlohmann::ordered_json(*step.fall) : nlohmann::ordered_json()},
           {"differing", step.differing},
+          {"reference", reference},
           {"verdict", verdict_name(step.verdict)},
           {"parameter_similarity", similarities}};
 }
@@ -159,8 +192,11 @@ nlohmann::ordered_json grad_probe_json(const GradProbeComparison& c) {
   };
   data["a"] = side(c.a);
   data["b"] = side(c.b);
+  data["reference"] = c.reference ? side(*c.reference) : nlohmann::ordered_json();
   data["thresholds"] = {{"min_similarity", c.thresholds.min_similarity},
-                        {"max_fall", c.thresholds.max_fall}};
+                        {"max_fall", c.thresholds.max_fall},
+                        {"reference_ratio", c.thresholds.reference_ratio},
+                        {"disagreement_floor", kDisagreementFloor}};
   data["elements"] = c.elements;
   data["parameters"] = nlohmann::ordered_json::array();
   for (const ProbeParameter& p : c.parameters)
@@ -187,6 +223,16 @@ std::string grad_probe_verdict(const GradProbeComparison& c) {
       text += "; " + similarity_text(before.similarity) + " at step " + std::to_string(before.step);
     }
     return text;
+  }
+  const auto judged = [](const ProbeStep& step) { return step.reference.has_value(); };
+  if (std::any_of(c.steps.begin(), c.steps.end(), judged)) {
+    const ProbeStep* worst = nullptr;
+    for (const ProbeStep& step : c.steps)
+      if (judged(step) && (!worst || step.reference->ratio > worst->reference->ratio)) worst = &step;
+    return "MATCH: A's signs stray from R's no more than B's in " +
+           std::to_string(c.steps.size()) + " common steps (largest ratio " +
+           format_number(worst->reference->ratio) + " at step " + std::to_string(worst->step) +
+           ", limit " + format_number(c.thresholds.reference_ratio) + ")";
   }
   const auto lowest = std::min_element(c.steps.begin(), c.steps.end(), [](const auto& x, const auto& y) {
     return x.similarity < y.similarity;
