@@ -15,18 +15,44 @@ void require_same_dims(const Tensor& a, const Tensor& b, std::string_view what) 
                 "float64 reference backend");
 }
 
+// y[i] = f(a[i], b[i]) over two tensors of the same shape.
+template <class F>
+Tensor elementwise(const Tensor& a, const Tensor& b, std::string_view what, F f) {
+  require_same_dims(a, b, what);
+  Tensor y = make_tensor(a.dims());
+  const double* x = values_of(a).data();
+  const double* z = values_of(b).data();
+  double* out = values_of(y).data();
+  const auto count = std::int64_t(values_of(y).size());
+#pragma omp parallel for simd schedule(static)
+  for (std::int64_t i = 0; i < count; ++i) out[i] = f(x[i], z[i]);
+  return y;
+}
+
 // dx = dy where the saved ReLU output is positive.
 Tensor relu_backward(const Tensor& saved_output, const Tensor& dy) {
-  require_same_dims(saved_output, dy, "relu backward");
-  Tensor dx = make_tensor(dy.dims());
-  const double* y = values_of(saved_output).data();
-  const double* grad_out = values_of(dy).data();
-  double* grad_in = values_of(dx).data();
-  const auto count = std::int64_t(values_of(dx).size());
-#pragma omp parallel for simd schedule(static)
-  for (std::int64_t i = 0; i < count; ++i) grad_in[i] = relu_gradient(y[i], grad_out[i]);
-  return dx;
+  return elementwise(saved_output, dy, "relu backward", relu_gradient);
 }
+
+// What both ReLU ops keep: the output of the last training forward, all
+// their backward pass needs.
+class SavedReluOutput {
+ public:
+  void keep(const Tensor& y, Mode mode) {
+    if (mode == Mode::kTrain) output_ = y;
+  }
+  Tensor backward(const Tensor& dy, std::string_view op) {
+    if (!output_.defined())
+      throw Error(std::string(op) + " backward without a training forward",
+                  "float64 reference backend");
+    Tensor dx = relu_backward(output_, dy);
+    output_ = Tensor();
+    return dx;
+  }
+
+ private:
+  Tensor output_;
+};
 
 class ReluOp final : public LayerOp {
  public:
@@ -39,47 +65,28 @@ class ReluOp final : public LayerOp {
     const auto count = std::int64_t(values_of(y).size());
 #pragma omp parallel for simd schedule(static)
     for (std::int64_t i = 0; i < count; ++i) out[i] = relu(in[i]);
-    if (mode == Mode::kTrain) saved_output_ = y;
+    saved_.keep(y, mode);
     return y;
   }
 
-  Tensor backward(const Tensor& dy) override {
-    if (!saved_output_.defined())
-      throw Error("relu backward without a training forward", "float64 reference backend");
-    Tensor dx = relu_backward(saved_output_, dy);
-    saved_output_ = Tensor();
-    return dx;
-  }
+  Tensor backward(const Tensor& dy) override { return saved_.backward(dy, "relu"); }
 
  private:
-  Tensor saved_output_;
+  SavedReluOutput saved_;
 };
 
 class ResidualAddReluOp final : public ResidualOp {
  public:
   Tensor forward(const Tensor& a, const Tensor& b, Mode mode) override {
-    require_same_dims(a, b, "residual add");
-    Tensor y = make_tensor(a.dims());
-    const double* x = values_of(a).data();
-    const double* z = values_of(b).data();
-    double* out = values_of(y).data();
-    const auto count = std::int64_t(values_of(y).size());
-#pragma omp parallel for simd schedule(static)
-    for (std::int64_t i = 0; i < count; ++i) out[i] = relu(x[i] + z[i]);
-    if (mode == Mode::kTrain) saved_output_ = y;
+    Tensor y = elementwise(a, b, "residual add", [](double x, double z) { return relu(x + z); });
+    saved_.keep(y, mode);
     return y;
   }
 
-  Tensor backward(const Tensor& dy) override {
-    if (!saved_output_.defined())
-      throw Error("residual backward without a training forward", "float64 reference backend");
-    Tensor dx = relu_backward(saved_output_, dy);
-    saved_output_ = Tensor();
-    return dx;
-  }
+  Tensor backward(const Tensor& dy) override { return saved_.backward(dy, "residual"); }
 
  private:
-  Tensor saved_output_;
+  SavedReluOutput saved_;
 };
 
 }  // namespace
@@ -90,15 +97,7 @@ std::unique_ptr<ResidualOp> make_residual_add_relu() {
 }
 
 Tensor sum_of(const Tensor& a, const Tensor& b) {
-  require_same_dims(a, b, "add");
-  Tensor y = make_tensor(a.dims());
-  const double* x = values_of(a).data();
-  const double* z = values_of(b).data();
-  double* out = values_of(y).data();
-  const auto count = std::int64_t(values_of(y).size());
-#pragma omp parallel for simd schedule(static)
-  for (std::int64_t i = 0; i < count; ++i) out[i] = x[i] + z[i];
-  return y;
+  return elementwise(a, b, "add", [](double x, double z) { return x + z; });
 }
 
 }  // namespace parity::trainer::reference
