@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "parity/importers/dump/tensor_dump.hpp"
@@ -125,15 +126,30 @@ TEST_CASE("ResNet-50 from a PyTorch .pth trains as torchvision does, as exactly 
   CHECK(totals.count({2, "optimizer_state_after"}) == 1);
 
   // The same as parity compare's verdict against the float64 run: every
-  // floating tensor passes, the batch norms' running means included (they
-  // failed, 3-7x PyTorch's error, before our batch statistics were
-  // accumulated in float64).
-  const ProcessResult judged =
-      run_process({PARITY_CLI, "compare", (setup.dir / "ours").string(),
-                   (setup.dir / "torch32").string(), "--reference", (setup.dir / "torch64").string()});
-  INFO(judged.out << judged.err);
-  CHECK(judged.exit_code == 0);
-  CHECK_THAT(judged.out, Catch::Contains(" 0 mismatch, 0 only in A, 0 only in B;"));
+  // floating tensor of step 0 passes, the batch norms' running means
+  // included (they failed, 3-7x PyTorch's error, before our batch statistics
+  // were accumulated in float64). From step 1 on this batch of 4 is chaotic
+  // (PyTorch's float32 and float64 runs part by 1-85% a layer), so each
+  // ratio is a draw: a scalar such as the loss can land past the limit on
+  // another CPU's rounding. There all but 1% must pass (here all do).
+  const ProcessResult judged = run_process(
+      {PARITY_CLI, "compare", (setup.dir / "ours").string(), (setup.dir / "torch32").string(),
+       "--reference", (setup.dir / "torch64").string(), "--format", "json"});
+  INFO(judged.err);
+  REQUIRE(judged.exit_code != 2);
+  const nlohmann::json report = nlohmann::json::parse(judged.out);
+  std::size_t judged_pairs = 0, failed_later = 0;
+  for (const auto& pair : report["records"]) {
+    if (!pair.contains("reference") || pair["reference"].is_null()) continue;
+    ++judged_pairs;
+    if (pair["reference"]["passed"].get<bool>()) continue;
+    INFO(pair["a"]["name"] << " (" << pair["a"]["role"] << ") at step " << pair["a"]["step"]
+                           << ": " << pair["reference"].dump());
+    CHECK(pair["a"]["step"] != 0);
+    ++failed_later;
+  }
+  CHECK(judged_pairs > 1000);
+  CHECK(failed_later * 100 <= judged_pairs);
 }
 
 TEST_CASE("parity compare names the layer of each planted migration bug as the first divergence",
