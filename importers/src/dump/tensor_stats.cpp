@@ -131,12 +131,12 @@ constexpr std::size_t kParallelElements = std::size_t{1} << 18;
 template <class T>
 TensorStats stats_of(std::span<const T> values) {
   TensorStats stats;
-  // Up to the first finite value, which sets the shift.
-  std::size_t first = 0;
-  while (first < values.size() && !std::isfinite(static_cast<double>(values[first]))) {
-    if (std::isnan(static_cast<double>(values[first]))) ++stats.nan; else ++stats.inf;
-    ++first;
-  }
+  // Up to the first finite value, which sets the shift: NaN and Inf counted.
+  const auto finite = [](T value) { return std::isfinite(static_cast<double>(value)); };
+  const auto first =
+      static_cast<std::size_t>(std::find_if(values.begin(), values.end(), finite) - values.begin());
+  Sums none;
+  add_checked(values.first(first), none, stats);
   if (first == values.size()) return stats;
   Sums sums = Sums::around(static_cast<double>(values[first]));
   sums.add(static_cast<double>(values[first]));

@@ -102,32 +102,6 @@ void check(const ProbeThresholds& thresholds) {
                 "--reference-ratio", "A may stray this many times as far from R as B: 2");
 }
 
-// Each common step's similarity over every element of two probes.
-std::map<std::int64_t, double> step_similarities(const std::filesystem::path& x_dir,
-                                                 const std::filesystem::path& r_dir,
-                                                 const SideNames& names) {
-  GradProbeReader x(x_dir), r(r_dir);
-  const std::vector<std::size_t> r_index = pair_parameters(x, r, names);
-  std::int64_t elements = 0;
-  for (const ProbedParameter& p : x.header().parameters) elements += p.elements;
-  std::map<std::int64_t, double> similarity;
-  bool more_x = x.next(), more_r = r.next();
-  while (more_x && more_r) {
-    if (x.step() != r.step()) {
-      if (x.step() < r.step()) more_x = x.next(); else more_r = r.next();
-      continue;
-    }
-    std::int64_t differing = 0;
-    for (std::size_t i = 0; i < x.header().parameters.size(); ++i)
-      differing += differing_bits(x.parameter_words(i), r.parameter_words(r_index[i]),
-                                  x.header().parameters[i].elements);
-    similarity[x.step()] = elements == 0 ? 1.0 : 1.0 - double(differing) / double(elements);
-    more_x = x.next();
-    more_r = r.next();
-  }
-  return similarity;
-}
-
 // The verdict of a step, by the reference where it holds the step.
 ProbeStep::Verdict judge(const ProbeStep& step, const ProbeThresholds& thresholds) {
   if (step.reference)
@@ -139,38 +113,21 @@ ProbeStep::Verdict judge(const ProbeStep& step, const ProbeThresholds& threshold
   return ProbeStep::Verdict::kGood;
 }
 
-}  // namespace
-
-double GradProbeComparison::similarity(const ProbeStep& step, std::size_t parameter) const {
-  const std::int64_t n = parameters[parameter].elements;
-  return n == 0 ? 1.0 : 1.0 - double(step.differing_by_parameter[parameter]) / double(n);
-}
-
-GradProbeComparison compare_grad_probes(const std::filesystem::path& a_dir,
-                                        const std::filesystem::path& b_dir,
-                                        const ProbeThresholds& thresholds,
-                                        const std::optional<std::filesystem::path>& reference) {
-  check(thresholds);
+// Two probes merged by step: each common step's differing signs and
+// similarity (its fall from the step before), and the steps only one holds.
+// No verdicts.
+GradProbeComparison compare_pair(const std::filesystem::path& a_dir,
+                                 const std::filesystem::path& b_dir, const SideNames& names) {
   GradProbeReader a(a_dir), b(b_dir);
-  const std::vector<std::size_t> b_index = pair_parameters(a, b, {});
-  std::map<std::int64_t, double> a_to_r, b_to_r;
-  if (reference) {
-    a_to_r = step_similarities(a_dir, *reference, {"A", "R"});
-    b_to_r = step_similarities(b_dir, *reference, {"B", "R"});
-  }
+  const std::vector<std::size_t> b_index = pair_parameters(a, b, names);
   GradProbeComparison comparison;
   comparison.a = {a_dir.string(), a.header().producer, a.records()};
   comparison.b = {b_dir.string(), b.header().producer, b.records()};
-  if (reference) {
-    const GradProbeReader r(*reference);
-    comparison.reference = ProbeSide{reference->string(), r.header().producer, r.records()};
-  }
-  comparison.thresholds = thresholds;
   for (const ProbedParameter& p : a.header().parameters) {
     comparison.parameters.push_back({p.name, p.shape, p.elements});
     comparison.elements += p.elements;
   }
-  // The two files are merged by step: both rise.
+  // Both files rise by step.
   bool more_a = a.next(), more_b = b.next();
   while (more_a || more_b) {
     if (more_a && (!more_b || a.step() < b.step())) {
@@ -196,6 +153,43 @@ GradProbeComparison compare_grad_probes(const std::filesystem::path& a_dir,
                           : 1.0 - double(step.differing) / double(comparison.elements);
     if (!comparison.steps.empty())
       step.fall = comparison.steps.back().similarity - step.similarity;
+    comparison.steps.push_back(std::move(step));
+    more_a = a.next();
+    more_b = b.next();
+  }
+  return comparison;
+}
+
+// Each common step's similarity of a probe to the reference.
+std::map<std::int64_t, double> similarity_by_step(const GradProbeComparison& to_reference) {
+  std::map<std::int64_t, double> similarity;
+  for (const ProbeStep& step : to_reference.steps) similarity[step.step] = step.similarity;
+  return similarity;
+}
+
+}  // namespace
+
+double GradProbeComparison::similarity(const ProbeStep& step, std::size_t parameter) const {
+  const std::int64_t n = parameters[parameter].elements;
+  return n == 0 ? 1.0 : 1.0 - double(step.differing_by_parameter[parameter]) / double(n);
+}
+
+GradProbeComparison compare_grad_probes(const std::filesystem::path& a_dir,
+                                        const std::filesystem::path& b_dir,
+                                        const ProbeThresholds& thresholds,
+                                        const std::optional<std::filesystem::path>& reference) {
+  check(thresholds);
+  GradProbeComparison comparison = compare_pair(a_dir, b_dir, {});
+  comparison.thresholds = thresholds;
+  std::map<std::int64_t, double> a_to_r, b_to_r;
+  if (reference) {
+    const GradProbeComparison a_r = compare_pair(a_dir, *reference, {"A", "R"});
+    a_to_r = similarity_by_step(a_r);
+    b_to_r = similarity_by_step(compare_pair(b_dir, *reference, {"B", "R"}));
+    comparison.reference = a_r.b;
+  }
+  for (std::size_t i = 0; i < comparison.steps.size(); ++i) {
+    ProbeStep& step = comparison.steps[i];
     const auto a_r = a_to_r.find(step.step), b_r = b_to_r.find(step.step);
     if (a_r != a_to_r.end() && b_r != b_to_r.end()) {
       const double a_off = std::max(1.0 - a_r->second, kDisagreementFloor);
@@ -203,11 +197,7 @@ GradProbeComparison compare_grad_probes(const std::filesystem::path& a_dir,
       step.reference = ReferenceAgreement{a_r->second, b_r->second, a_off / b_off};
     }
     step.verdict = judge(step, thresholds);
-    if (step.verdict != ProbeStep::Verdict::kGood && !comparison.first_bad)
-      comparison.first_bad = comparison.steps.size();
-    comparison.steps.push_back(std::move(step));
-    more_a = a.next();
-    more_b = b.next();
+    if (step.verdict != ProbeStep::Verdict::kGood && !comparison.first_bad) comparison.first_bad = i;
   }
   return comparison;
 }

@@ -41,10 +41,12 @@ std::int64_t offset_term(const dnnl_memory_desc_t& md, int d, std::int64_t i) {
 std::vector<std::int64_t> row_offsets(const dnnl_memory_desc_t& md) {
   std::vector<std::int64_t> offsets{0};
   for (int d = 1; d < md.ndims; ++d) {
+    std::vector<std::int64_t> terms;
+    for (std::int64_t i = 0; i < md.dims[d]; ++i) terms.push_back(offset_term(md, d, i));
     std::vector<std::int64_t> next;
-    next.reserve(offsets.size() * static_cast<std::size_t>(md.dims[d]));
+    next.reserve(offsets.size() * terms.size());
     for (const std::int64_t before : offsets)
-      for (std::int64_t i = 0; i < md.dims[d]; ++i) next.push_back(before + offset_term(md, d, i));
+      for (const std::int64_t term : terms) next.push_back(before + term);
     offsets = std::move(next);
   }
   return offsets;

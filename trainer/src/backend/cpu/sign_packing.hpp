@@ -12,9 +12,9 @@
 
 namespace parity::trainer::cpu {
 
-// `data` holds a float32 tensor laid out as `desc` (plain or blocked, up to
-// 6 dimensions, padding allowed); `words` holds importers::sign_words(its
-// logical element count) words, every one of which is overwritten.
+// `data` holds a float32 tensor laid out as `desc` (strided or blocked,
+// padding allowed); `words` holds importers::sign_words(its logical element
+// count) words, every one of which is overwritten.
 void pack_signs_in_layout(const dnnl::memory::desc& desc, const float* data,
                           std::span<std::uint64_t> words);
 
