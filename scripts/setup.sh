@@ -23,6 +23,7 @@ packages=(
   zlib1g-dev dataset-fashion-mnist                  # datasets (gzip IDX files)
   libjpeg62-turbo-dev                               # ImageFolder JPEG decoding
   libdnnl-dev ocl-icd-opencl-dev                    # CPU training kernels (oneDNN 2.6; its CMake package looks for OpenCL)
+  liblapack-dev                                     # THOR's Cholesky inverses
   libopenmpi-dev openmpi-bin                        # data-parallel training (mpirun)
   catch2                                            # tests
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev    # parity-view (Qt6 Widgets, Charts)

@@ -7,6 +7,16 @@ Layer::Layer(std::string name, Tracing& tracing, std::unique_ptr<LayerOp> op, Ki
   name_op_ranges();
 }
 
+Layer::Layer(std::string name, Tracing& tracing, std::unique_ptr<LayerOp> op, WeightGeometry geometry)
+    : Layer(std::move(name), tracing, std::move(op)) {
+  geometry_ = geometry;
+}
+
+CurvatureTap* Layer::collecting_tap() const {
+  CurvatureTap* tap = tracing().curvature;
+  return geometry_ && tap && tap->collecting() && !parameters_.empty() ? tap : nullptr;
+}
+
 void Layer::collect(ModelState& state) {
   parameters_.clear();
   for (const ParamSlot& slot : op_->parameters()) {
@@ -27,11 +37,14 @@ void Layer::collect(ModelState& state) {
 
 Tensor Layer::run_forward(const Tensor& x, Mode mode) {
   if (kind_ == kBatchNorm && mode == Mode::kTrain) ++num_batches_tracked_;
+  if (mode == Mode::kTrain)
+    if (CurvatureTap* tap = collecting_tap()) tap->layer_input(parameters_.front(), *geometry_, x);
   const auto range = op_range(Pass::kForward);
   return op_->forward(x, mode);
 }
 
 Tensor Layer::run_backward(const Tensor& dy) {
+  if (CurvatureTap* tap = collecting_tap()) tap->layer_output_grad(parameters_.front(), dy);
   Tensor dx;
   {
     const auto range = op_range(Pass::kBackward);

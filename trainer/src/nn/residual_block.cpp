@@ -35,7 +35,8 @@ ResidualBlock::ResidualBlock(std::string name, Tracing& tracing, Backend& backen
   const auto add_conv = [&](std::vector<std::unique_ptr<Layer>>& branch, const std::string& child,
                             const Conv2dSpec& conv) {
     const Conv2dSpec adjusted = adjust.adjusted(child_name(child), conv);
-    branch.push_back(std::make_unique<Layer>(child_name(child), tracing, backend.conv2d(adjusted)));
+    branch.push_back(std::make_unique<Layer>(child_name(child), tracing, backend.conv2d(adjusted),
+                                             WeightGeometry::conv(adjusted)));
     return conv_output(conv.input, adjusted);
   };
   const auto add_batch_norm = [&](std::vector<std::unique_ptr<Layer>>& branch,

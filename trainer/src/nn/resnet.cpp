@@ -61,7 +61,8 @@ ResNet::ResNet(Backend& backend, const ResNetOptions& options, Tracing& tracing)
   const LayerAdjustments& adjust = options.adjustments;
   const Conv2dSpec stem_conv =
       adjust.adjusted("conv1", {3, 64, stem_kernel, stem_stride, stem_kernel / 2, shape, false});
-  root_.add(std::make_unique<Layer>("conv1", tracing, backend.conv2d(stem_conv)));
+  root_.add(std::make_unique<Layer>("conv1", tracing, backend.conv2d(stem_conv),
+                                    WeightGeometry::conv(stem_conv)));
   const auto after_stride = [](std::int64_t size, std::int64_t kernel, std::int64_t stride) {
     return (size + 2 * (kernel / 2) - kernel) / stride + 1;
   };
@@ -94,7 +95,8 @@ ResNet::ResNet(Backend& backend, const ResNetOptions& options, Tracing& tracing)
   }
   root_.add(std::make_unique<Layer>("avgpool", tracing, backend.global_avg_pool()));
   root_.add(std::make_unique<Layer>(
-      "fc", tracing, backend.linear({channels, options.num_classes, {shape[0], channels, 1, 1}})));
+      "fc", tracing, backend.linear({channels, options.num_classes, {shape[0], channels, 1, 1}}),
+      WeightGeometry::linear()));
 
   root_.collect(state_);
   if (!options.zero_init_residual) zeroed.clear();

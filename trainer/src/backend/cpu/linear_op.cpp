@@ -85,7 +85,11 @@ class LinearOp final : public LayerOp {
     const Tensor original = saved_input_original_;
     saved_input_ = saved_input_original_ = Tensor();
     if (original.dims().size() == 2) return dx;
-    return view_as(dx, original.dims(), cpu_tensor(original).desc());
+    // [N, C] row-major is [N, C, 1, 1] in any layout whose channel blocks
+    // hold no padding; with padding (8 channels in nChw16c) it is the plain one.
+    const dnnl::memory::desc& layout = cpu_tensor(original).desc();
+    return view_as(dx, original.dims(),
+                   layout.get_size() == cpu_tensor(dx).bytes() ? layout : plain_desc(original.dims()));
   }
 
   std::string_view kind() const override { return "linear"; }

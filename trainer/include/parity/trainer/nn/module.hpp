@@ -50,12 +50,16 @@ class GradientHook {
   virtual bool records_ready_times() const { return false; }
 };
 
+class CurvatureTap;
+
 // Where modules record their ranges and gradient-ready events, who watches
-// their tensors, and who takes their gradients; null members do nothing.
+// their tensors, who takes their gradients, and who reads the weighted
+// layers' inputs and output gradients; null members do nothing.
 struct Tracing {
   profiler::Recorder* recorder = nullptr;
   TensorObserver* observer = nullptr;
   GradientHook* gradients = nullptr;
+  CurvatureTap* curvature = nullptr;
 };
 
 class Module {

@@ -1,0 +1,171 @@
+// Two THOR steps of a small network (two convolutions, the second with
+// MindSpore's asymmetric "same" padding and stride 2, and a 130-class
+// classifier, so that A and G both split into blocks of 128) on the CPU
+// backend, against thor_peer.py's float64 PyTorch reference: the inverses
+// after the collecting step 0, and every parameter after step 0 and after
+// step 1, which reuses step 0's inverses on a new batch.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+
+#include "parity/trainer/backend/cpu_backend.hpp"
+#include "parity/trainer/nn/layer.hpp"
+#include "parity/trainer/nn/sequential.hpp"
+#include "parity/trainer/optim/sgd.hpp"
+#include "parity/trainer/optim/thor.hpp"
+#include "parity/importers/safetensors.hpp"
+#include "process.hpp"
+#include "temp_dir.hpp"
+
+using namespace parity::trainer;
+using parity::importers::NamedTensor;
+using parity::importers::SafetensorsFile;
+
+namespace {
+
+constexpr std::int64_t kBatch = 4, kClasses = 130;
+constexpr double kLr = 0.05, kMomentum = 0.9, kWeightDecay = 5e-4, kDamping = 0.03, kLossScale = 128;
+
+struct SmallNet {
+  std::unique_ptr<Backend> backend = make_cpu_backend();
+  Tracing tracing;
+  Sequential root{"", tracing};
+  ModelState state;
+
+  SmallNet() {
+    const Conv2dSpec conv1{3, 16, 3, 1, 1, {kBatch, 3, 6, 6}, true};
+    const Conv2dSpec conv2{16, 8, 3, 2, 0, {kBatch, 16, 6, 6}, true, 1};
+    root.add(std::make_unique<Layer>("conv1", tracing, backend->conv2d(conv1), WeightGeometry::conv(conv1)));
+    root.add(std::make_unique<Layer>("relu1", tracing, backend->relu()));
+    root.add(std::make_unique<Layer>("conv2", tracing, backend->conv2d(conv2), WeightGeometry::conv(conv2)));
+    root.add(std::make_unique<Layer>("relu2", tracing, backend->relu()));
+    root.add(std::make_unique<Layer>("avgpool", tracing, backend->global_avg_pool()));
+    root.add(std::make_unique<Layer>("fc", tracing, backend->linear({8, kClasses, {kBatch, 8, 1, 1}}),
+                                     WeightGeometry::linear()));
+    root.collect(state);
+  }
+};
+
+std::vector<float> normal_floats(std::int64_t count, std::uint32_t seed, float stddev) {
+  std::mt19937 engine(seed);
+  std::normal_distribution<float> normal(0.f, stddev);
+  std::vector<float> values(static_cast<std::size_t>(count));
+  for (float& v : values) v = normal(engine);
+  return values;
+}
+
+// Runs thor_peer.py on `inputs`; fails the test, with its stderr, when it fails.
+SafetensorsFile run_thor_peer(const TempDir& dir, const std::vector<NamedTensor>& inputs) {
+  const auto in = dir / "thor_in.safetensors", out = dir / "thor_out.safetensors";
+  parity::importers::write_safetensors(in, inputs);
+  const ProcessResult result = run_process({PARITY_PYTHON, PARITY_THOR_PEER, in.string(), out.string()});
+  INFO("thor_peer.py: " << result.err);
+  REQUIRE(result.exit_code == 0);
+  return SafetensorsFile::open(out);
+}
+
+std::vector<double> as_doubles(const SafetensorsFile& file, const std::string& name) {
+  return file.read(name).values<double>();
+}
+
+// The largest difference, relative to the reference's largest magnitude.
+double relative_error(std::span<const double> expected, std::span<const float> got) {
+  double worst = 0.0, largest = 0.0;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    worst = std::max(worst, std::abs(expected[i] - double(got[i])));
+    largest = std::max(largest, std::abs(expected[i]));
+  }
+  return worst / largest;
+}
+
+}  // namespace
+
+TEST_CASE("two THOR steps of a small network match a float64 PyTorch reference", "[unit]") {
+  SmallNet net;
+  TempDir dir;
+  std::vector<NamedTensor> inputs;
+  std::uint32_t seed = 10;
+  for (const Parameter& p : net.state.parameters) {
+    const double fan_in = double(element_count(p.shape)) / double(p.shape[0]);
+    const std::vector<float> values =
+        normal_floats(element_count(p.shape), seed++, float(1.0 / std::sqrt(fan_in)));
+    net.backend->write(p.tensors->value, values);
+    inputs.push_back(NamedTensor::from_values<float>(p.name, p.shape, values));
+  }
+  std::vector<std::vector<float>> batches;
+  std::vector<std::vector<std::int32_t>> labels;
+  for (int step = 0; step < 2; ++step) {
+    batches.push_back(normal_floats(kBatch * 3 * 6 * 6, seed++, 1.0f));
+    labels.push_back({3, 77, 129, std::int32_t(step)});
+    inputs.push_back(NamedTensor::from_values<float>("x" + std::to_string(step), {kBatch, 3, 6, 6},
+                                                     batches.back()));
+    const std::vector<std::int64_t> wide(labels.back().begin(), labels.back().end());
+    inputs.push_back(NamedTensor::from_values<std::int64_t>("labels" + std::to_string(step), {kBatch}, wide));
+  }
+  const std::vector<double> options{kLr, kMomentum, kWeightDecay, kDamping, kLossScale};
+  inputs.push_back(NamedTensor::from_values<double>("options", {5}, options));
+
+  ThorOptions thor_options;
+  thor_options.frequency = 100;  // step 1 reuses step 0's inverses
+  thor_options.dampings = {kDamping, kDamping};
+  ThorPreconditioner thor(*net.backend, net.state, thor_options, nullptr, nullptr);
+  net.tracing.curvature = &thor;
+  std::vector<Parameter> all_decay = net.state.parameters;
+  for (Parameter& p : all_decay) p.weight_decay = true;
+  Sgd sgd(*net.backend, all_decay, {kMomentum, 0.0, false, kWeightDecay});
+
+  std::vector<std::vector<std::vector<float>>> after(2);
+  for (int step = 0; step < 2; ++step) {
+    thor.begin_step(step);
+    CHECK(thor.collecting() == (step == 0));
+    const Tensor logits = net.root.forward(net.backend->from_host({kBatch, 3, 6, 6}, batches[step]), Mode::kTrain);
+    const BackendLoss loss = net.backend->cross_entropy(logits, labels[step], {0.0, {}, kLossScale});
+    net.root.backward(loss.grad_logits);
+    thor.precondition(step, kLossScale);
+    sgd.step(kLr, kLossScale);
+    for (const Parameter& p : net.state.parameters) after[step].push_back(net.backend->to_host(p.tensors->value));
+  }
+  const SafetensorsFile expected = run_thor_peer(dir, inputs);
+
+  SECTION("the inverses of step 0") {
+    REQUIRE(thor.layers() == 3);
+    for (const NamedTensor& inverse : thor.export_state()) {
+      // "optimizer.thor.conv1.weight.a_inverse" -> "conv1.a_inverse"
+      const std::string layer = inverse.name.substr(15, inverse.name.find('.', 15) - 15);
+      const std::string which = inverse.name.substr(inverse.name.rfind('.') + 1);
+      const std::vector<double> reference = as_doubles(expected, layer + "." + which);
+      const auto dim = static_cast<std::int64_t>(std::sqrt(double(reference.size())));
+      // Our blocks, laid out as the reference's dense matrix (zero off the blocks).
+      std::vector<float> ours(reference.size(), 0.0f);
+      const std::vector<float> blocks = inverse.values<float>();
+      std::size_t offset = 0;
+      for (std::int64_t start = 0; start < dim; start += 128) {
+        const std::int64_t size = std::min<std::int64_t>(128, dim - start);
+        for (std::int64_t i = 0; i < size; ++i)
+          for (std::int64_t j = 0; j < size; ++j) ours[(start + i) * dim + start + j] = blocks[offset++];
+      }
+      REQUIRE(offset == blocks.size());
+      const double error = relative_error(reference, ours);
+      INFO(inverse.name << ": relative error " << error);
+      CHECK(error < 1e-5);
+    }
+  }
+  SECTION("the parameters after each step") {
+    for (int step = 0; step < 2; ++step)
+      for (std::size_t i = 0; i < net.state.parameters.size(); ++i) {
+        const Parameter& p = net.state.parameters[i];
+        const std::vector<double> reference = as_doubles(expected, "s" + std::to_string(step) + "." + p.name);
+        // Judged on the update (after - before), which is what THOR changes.
+        const std::vector<float> before = i < inputs.size() ? inputs[i].values<float>() : std::vector<float>{};
+        std::vector<double> ref_update(reference.size());
+        std::vector<float> our_update(reference.size());
+        for (std::size_t k = 0; k < reference.size(); ++k) {
+          ref_update[k] = reference[k] - before[k];
+          our_update[k] = after[step][i][k] - before[k];
+        }
+        const double error = relative_error(ref_update, our_update);
+        INFO("step " << step << " " << p.name << ": relative error of the update " << error);
+        CHECK(error < 1e-4);
+      }
+  }
+}
