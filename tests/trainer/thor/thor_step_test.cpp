@@ -8,51 +8,22 @@
 #include <cmath>
 #include <random>
 
-#include "parity/trainer/backend/cpu_backend.hpp"
-#include "parity/trainer/nn/layer.hpp"
-#include "parity/trainer/nn/sequential.hpp"
 #include "parity/trainer/optim/sgd.hpp"
 #include "parity/trainer/optim/thor.hpp"
 #include "parity/importers/safetensors.hpp"
 #include "process.hpp"
+#include "small_net.hpp"
 #include "temp_dir.hpp"
 
 using namespace parity::trainer;
+using namespace thor_test;
 using parity::importers::NamedTensor;
 using parity::importers::SafetensorsFile;
 
 namespace {
 
-constexpr std::int64_t kBatch = 4, kClasses = 130;
+constexpr std::int64_t kBatch = 4;
 constexpr double kLr = 0.05, kMomentum = 0.9, kWeightDecay = 5e-4, kDamping = 0.03, kLossScale = 128;
-
-struct SmallNet {
-  std::unique_ptr<Backend> backend = make_cpu_backend();
-  Tracing tracing;
-  Sequential root{"", tracing};
-  ModelState state;
-
-  SmallNet() {
-    const Conv2dSpec conv1{3, 16, 3, 1, 1, {kBatch, 3, 6, 6}, true};
-    const Conv2dSpec conv2{16, 8, 3, 2, 0, {kBatch, 16, 6, 6}, true, 1};
-    root.add(std::make_unique<Layer>("conv1", tracing, backend->conv2d(conv1), WeightGeometry::conv(conv1)));
-    root.add(std::make_unique<Layer>("relu1", tracing, backend->relu()));
-    root.add(std::make_unique<Layer>("conv2", tracing, backend->conv2d(conv2), WeightGeometry::conv(conv2)));
-    root.add(std::make_unique<Layer>("relu2", tracing, backend->relu()));
-    root.add(std::make_unique<Layer>("avgpool", tracing, backend->global_avg_pool()));
-    root.add(std::make_unique<Layer>("fc", tracing, backend->linear({8, kClasses, {kBatch, 8, 1, 1}}),
-                                     WeightGeometry::linear()));
-    root.collect(state);
-  }
-};
-
-std::vector<float> normal_floats(std::int64_t count, std::uint32_t seed, float stddev) {
-  std::mt19937 engine(seed);
-  std::normal_distribution<float> normal(0.f, stddev);
-  std::vector<float> values(static_cast<std::size_t>(count));
-  for (float& v : values) v = normal(engine);
-  return values;
-}
 
 // Runs thor_peer.py on `inputs`; fails the test, with its stderr, when it fails.
 SafetensorsFile run_thor_peer(const TempDir& dir, const std::vector<NamedTensor>& inputs) {
@@ -81,17 +52,15 @@ double relative_error(std::span<const double> expected, std::span<const float> g
 }  // namespace
 
 TEST_CASE("two THOR steps of a small network match a float64 PyTorch reference", "[unit]") {
-  SmallNet net;
+  SmallNet net(kBatch);
   TempDir dir;
   std::vector<NamedTensor> inputs;
   std::uint32_t seed = 10;
-  for (const Parameter& p : net.state.parameters) {
-    const double fan_in = double(element_count(p.shape)) / double(p.shape[0]);
-    const std::vector<float> values =
-        normal_floats(element_count(p.shape), seed++, float(1.0 / std::sqrt(fan_in)));
-    net.backend->write(p.tensors->value, values);
-    inputs.push_back(NamedTensor::from_values<float>(p.name, p.shape, values));
-  }
+  const std::vector<std::vector<float>> initial = net.initialise(seed);
+  seed += 4;
+  for (std::size_t i = 0; i < initial.size(); ++i)
+    inputs.push_back(NamedTensor::from_values<float>(net.state.parameters[i].name,
+                                                     net.state.parameters[i].shape, initial[i]));
   std::vector<std::vector<float>> batches;
   std::vector<std::vector<std::int32_t>> labels;
   for (int step = 0; step < 2; ++step) {
@@ -118,9 +87,7 @@ TEST_CASE("two THOR steps of a small network match a float64 PyTorch reference",
   for (int step = 0; step < 2; ++step) {
     thor.begin_step(step);
     CHECK(thor.collecting() == (step == 0));
-    const Tensor logits = net.root.forward(net.backend->from_host({kBatch, 3, 6, 6}, batches[step]), Mode::kTrain);
-    const BackendLoss loss = net.backend->cross_entropy(logits, labels[step], {0.0, {}, kLossScale});
-    net.root.backward(loss.grad_logits);
+    net.forward_backward(batches[step], labels[step], kLossScale);
     thor.precondition(step, kLossScale);
     sgd.step(kLr, kLossScale);
     for (const Parameter& p : net.state.parameters) after[step].push_back(net.backend->to_host(p.tensors->value));
@@ -156,7 +123,7 @@ TEST_CASE("two THOR steps of a small network match a float64 PyTorch reference",
         const Parameter& p = net.state.parameters[i];
         const std::vector<double> reference = as_doubles(expected, "s" + std::to_string(step) + "." + p.name);
         // Judged on the update (after - before), which is what THOR changes.
-        const std::vector<float> before = i < inputs.size() ? inputs[i].values<float>() : std::vector<float>{};
+        const std::vector<float>& before = initial[i];
         std::vector<double> ref_update(reference.size());
         std::vector<float> our_update(reference.size());
         for (std::size_t k = 0; k < reference.size(); ++k) {
