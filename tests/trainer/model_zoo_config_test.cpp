@@ -194,37 +194,56 @@ TEST_CASE("model_zoo's ResNet-50 ImageNet config loads: linear schedule, image f
         Strings{kAscendOnCpu, kImagenetFolder, fusion_read("[85, 160]", "index:[85,160]")});
 }
 
-TEST_CASE("model_zoo's THOR configs load, THOR's keys held for THOR, not ignored", "[unit]") {
-  const Strings thor_keys{"lr_decay", "lr_end_epoch", "damping_init", "damping_decay", "frequency"};
+TEST_CASE("model_zoo's THOR configs load into THOR's keys, said unused with another optimizer",
+          "[unit]") {
   const Strings ignored = without(kResnet50Ignored, {"lars_epsilon", "lars_coefficient"});
   {
     const auto [config, notes] = load(kFixtures / "resnet50_imagenet2012_Ascend_Thor_config.yaml");
     CHECK(name_of(config.optimizer) == "Thor");
     CHECK(config.lr_init == 0.05803);
+    CHECK(config.lr_decay == 4.0839);
+    CHECK(config.lr_end_epoch == 53);
+    CHECK(config.damping_init == 0.03);
+    CHECK(config.damping_decay == 0.50036);
+    CHECK(config.frequency == 834);
     CHECK(config.weight_decay == 0.0005);
     CHECK(config.loss_scale == 128);
     CHECK(config.epoch_size == 45);
     CHECK(config.keep_checkpoint_max == 15);
     CHECK(name_of(config.device_target) == "CPU");
     CHECK(config.allreduce_split == "index:[80,160]");
+    // Not in model_zoo's files: train.py's constants, Parity's defaults.
+    CHECK(config.thor_lr_decay_epochs == 39);
+    CHECK(config.split_indices == std::vector<std::int64_t>{26, 53});
+    CHECK(name_of(config.thor_allreduce) == "inverses");
     CHECK(notes.ignored_keys == ignored);
+    CHECK(notes.readings ==
+          Strings{kAscendOnCpu, kImagenetFolder, fusion_read("[80, 160]", "index:[80,160]")});
   }
   {
     const auto [config, notes] = load(kFixtures / "resnet50_imagenet2012_GPU_Thor_config.yaml");
     CHECK(name_of(config.optimizer) == "Thor");
+    CHECK(config.lr_init == 0.05672);
+    CHECK(config.lr_decay == 4.9687);
+    CHECK(config.lr_end_epoch == 50);
+    CHECK(config.damping_init == 0.02345);
+    CHECK(config.damping_decay == 0.5467);
+    CHECK(config.frequency == 834);
     CHECK(name_of(config.device_target) == "GPU");
     CHECK(config.allreduce_split == "index:[75,155]");
     CHECK(notes.ignored_keys == ignored);
     CHECK(notes.readings == Strings{kImagenetFolder, fusion_read("[75, 155]", "index:[75,155]")});
   }
-  // Trained with Momentum instead, THOR's keys are ignored, and said to be.
-  const auto [config, notes] =
-      load(kFixtures / "resnet50_imagenet2012_GPU_Thor_config.yaml", {"optimizer=momentum"});
+  // Trained with Momentum instead, THOR's keys change nothing, and a reading
+  // says so; their values are not checked (lr_end_epoch 1 is below epoch_size).
+  const auto [config, notes] = load(kFixtures / "resnet50_imagenet2012_GPU_Thor_config.yaml",
+                                    {"optimizer=momentum", "lr_end_epoch=1"});
   CHECK(name_of(config.optimizer) == "Momentum");
-  for (const auto& key : thor_keys)
-    CHECK(std::find(notes.ignored_keys.begin(), notes.ignored_keys.end(), key) !=
-          notes.ignored_keys.end());
-  CHECK(notes.ignored_keys.size() == ignored.size() + thor_keys.size());
+  CHECK(notes.ignored_keys == ignored);
+  CHECK(notes.readings ==
+        Strings{kImagenetFolder, fusion_read("[75, 155]", "index:[75,155]"),
+                "optimizer Momentum: THOR's keys lr_decay, lr_end_epoch, damping_init, "
+                "damping_decay, frequency are not used (optimizer: Thor's)"});
 }
 
 TEST_CASE("model_zoo's Boost config loads: LARS, its keys held for LARS", "[unit]") {
@@ -416,7 +435,7 @@ TEST_CASE("model_zoo's spellings of our values: Ascend, imagenet2012, the optimi
   CHECK(name_of(config.optimizer) == "Momentum");
   CHECK(notes.readings == Strings{kAscendOnCpu, kImagenetFolder});
   CHECK(notes.ignored_keys.empty());
-  CHECK(name_of(load_train_config({}, {"optimizer=thor"}).optimizer) == "Thor");
+  CHECK(name_of(load_train_config({}, {"optimizer=thor", "lr_init=0.05"}).optimizer) == "Thor");
   // The effective values are what a trace and a checkpoint record.
   CHECK_THAT(to_yaml(config), Catch::Contains("device_target: CPU") &&
                                   Catch::Contains("dataset: imagefolder") &&
@@ -434,6 +453,8 @@ TEST_CASE("parity-train keys lists the model_zoo keys with what it does with the
   CHECK_THAT(keys,
              Catch::Contains("  pre_trained: ignored while empty (or 0); start from saved weights "
                              "with --init-weights FILE"));
-  CHECK_THAT(keys, Catch::Contains("  frequency: ignored unless optimizer is Thor; "));
+  // THOR's model_zoo keys are Parity's own, in the first list.
+  CHECK_THAT(keys, Catch::Contains("  frequency (an integer, default 834): Thor: steps between"));
+  CHECK_THAT(keys, Catch::Contains("  lars_epsilon: ignored unless optimizer is LARS; "));
   CHECK_THAT(keys, Catch::Contains("  all_reduce_fusion_config: read as allreduce_split"));
 }

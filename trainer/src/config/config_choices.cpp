@@ -72,6 +72,14 @@ const std::array<ChoiceName<Precision>, 4> kPrecisions{{
      "`parity compare --reference` judges float32 runs by"},
 }};
 
+constexpr std::array<ChoiceName<ThorAllReduce>, 2> kThorAllReduces{{
+    {ThorAllReduce::kInverses, "inverses",
+     "MindSpore's: each rank inverts its own factors, the inverses are averaged"},
+    {ThorAllReduce::kStatistics, "statistics",
+     "the batch statistics behind the factors are averaged before inverting: N ranks equal one "
+     "rank on the concatenated batch"},
+}};
+
 }  // namespace
 
 int resnet_depth(NetName net_name) {
@@ -142,6 +150,12 @@ const Choices<DeviceTarget>& choices_of<DeviceTarget>() {
 template <>
 const Choices<Precision>& choices_of<Precision>() {
   static const Choices<Precision> choices{kPrecisions};
+  return choices;
+}
+
+template <>
+const Choices<ThorAllReduce>& choices_of<ThorAllReduce>() {
+  static const Choices<ThorAllReduce> choices{kThorAllReduces};
   return choices;
 }
 

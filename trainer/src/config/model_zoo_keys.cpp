@@ -14,7 +14,8 @@ using enum Treatment;
 
 // Every key of the train.py configs in official/cv/ResNet/config/ (resnet18 to
 // resnet152, the THOR and Boost ones) that is not ours, as of mindspore-ai/models
-// eab643f (tests/fixtures/model_zoo/ holds the files).
+// eab643f (tests/fixtures/model_zoo/ holds the files). THOR's keys (lr_decay,
+// lr_end_epoch, damping_*, frequency) are ours (TrainConfig's THOR block).
 constexpr Key kKeys[] = {
     {"enable_modelarts", kIgnored, "ModelArts (Huawei Cloud) jobs: Parity reads local files"},
     {"data_url", kIgnored, "ModelArts' dataset location: Parity reads data_path"},
@@ -76,11 +77,6 @@ constexpr Key kKeys[] = {
     {"lite_context_config", kIgnored, "MindSpore Lite prediction (predict.py), a map"},
     {"lars_epsilon", kLarsSetting, "LARS's setting (optimizer: LARS)"},
     {"lars_coefficient", kLarsSetting, "LARS's setting (optimizer: LARS)"},
-    {"lr_decay", kThorSetting, "THOR's learning-rate decay (optimizer: Thor)"},
-    {"lr_end_epoch", kThorSetting, "THOR's learning-rate schedule length (optimizer: Thor)"},
-    {"damping_init", kThorSetting, "THOR's damping (optimizer: Thor)"},
-    {"damping_decay", kThorSetting, "THOR's damping (optimizer: Thor)"},
-    {"frequency", kThorSetting, "THOR's second-order update interval (optimizer: Thor)"},
     {"all_reduce_fusion_config", kReadAsOurs,
      "read as allreduce_split index:[...] (inclusive segment ends, the seeds' reading) unless "
      "allreduce_split is given"},
@@ -200,9 +196,6 @@ void apply(TrainConfig& config, const std::vector<FoundKey>& found,
                           "': Parity ignores it only while it is empty (or 0)",
                       entry.where, std::string(key.reason));
         break;
-      case kThorSetting:
-        if (config.optimizer == OptimizerKind::kThor) continue;
-        break;
       case kLarsSetting:
         if (config.optimizer == OptimizerKind::kLars) continue;
         break;
@@ -222,7 +215,6 @@ std::string describe_keys() {
   for (const Key& key : kKeys) {
     const char* what = key.treatment == kReadAsOurs          ? ""
                        : key.treatment == kIgnoredWhileUnset ? "ignored while empty (or 0); "
-                       : key.treatment == kThorSetting       ? "ignored unless optimizer is Thor; "
                        : key.treatment == kLarsSetting       ? "ignored unless optimizer is LARS; "
                                                              : "ignored; ";
     text << "  " << key.name << ": " << what << key.reason << '\n';

@@ -22,7 +22,6 @@ enum class Treatment {
   kIgnored,            // changes nothing in a Parity run
   kIgnoredWhileUnset,  // ignored while empty, false or 0; another value would change the
                        // run, so it is refused and the reason says how Parity does it
-  kThorSetting,        // ignored unless optimizer is Thor (whose settings they are)
   kLarsSetting,        // ignored unless optimizer is LARS
   kReadAsOurs,         // sets one of our keys, unless that key is given too
 };
@@ -37,7 +36,7 @@ struct Key {
 const Key* find_key(std::string_view name);
 
 // A model_zoo key met in a config file or a --set, kept until the whole
-// config is known (the optimizer decides whether THOR's keys are ignored).
+// config is known (the optimizer decides whether LARS's keys are ignored).
 struct FoundKey {
   const Key* key = nullptr;
   YAML::Node value;

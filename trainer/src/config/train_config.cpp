@@ -44,8 +44,10 @@ ChoiceMember choice() {
           kRefusal};
 }
 
-using Member = std::variant<std::string TrainConfig::*, std::int64_t TrainConfig::*,
-                            double TrainConfig::*, bool TrainConfig::*, ChoiceMember>;
+using IntList = std::vector<std::int64_t>;
+using Member =
+    std::variant<std::string TrainConfig::*, std::int64_t TrainConfig::*, double TrainConfig::*,
+                 bool TrainConfig::*, IntList TrainConfig::*, ChoiceMember>;
 
 struct Key {
   std::string_view name;
@@ -54,7 +56,7 @@ struct Key {
 };
 
 // The schema, in the order to_yaml writes it.
-const std::array<Key, 47> kKeys{{
+const std::array<Key, 55> kKeys{{
     {"net_name", choice<&TrainConfig::net_name>(), "the network"},
     {"class_num", &TrainConfig::class_num, "number of classes"},
     {"zero_init_residual", &TrainConfig::zero_init_residual,
@@ -104,6 +106,22 @@ const std::array<Key, 47> kKeys{{
      "dynamic scale: divided by this on overflow, multiplied after a clean window"},
     {"loss_scale_window", &TrainConfig::loss_scale_window,
      "dynamic scale: clean steps in a row before the scale grows"},
+    {"lr_decay", &TrainConfig::lr_decay,
+     "Thor: the learning rate's exponent, lr_init * (1 - epoch/lr_end_epoch)^lr_decay"},
+    {"lr_end_epoch", &TrainConfig::lr_end_epoch,
+     "Thor: the epoch where the learning rate reaches 0 (at least epoch_size)"},
+    {"thor_lr_decay_epochs", &TrainConfig::thor_lr_decay_epochs,
+     "Thor: the learning rate halves from this epoch on, and again one epoch later"},
+    {"damping_init", &TrainConfig::damping_init, "Thor: the damping at the start"},
+    {"damping_decay", &TrainConfig::damping_decay,
+     "Thor: the damping's factor every 10 epochs, damping_init * damping_decay^(epoch/10)"},
+    {"frequency", &TrainConfig::frequency,
+     "Thor: steps between updates of the second-order factors and their inverses"},
+    {"split_indices", &TrainConfig::split_indices,
+     "Thor under mpirun: THOR layer indices ending each AllReduce segment of the factors "
+     "(inclusive; []: one segment)"},
+    {"thor_allreduce", choice<&TrainConfig::thor_allreduce>(),
+     "Thor under mpirun: what the ranks average"},
     {"save_checkpoint", &TrainConfig::save_checkpoint, "write checkpoints"},
     {"save_checkpoint_epochs", &TrainConfig::save_checkpoint_epochs, "epochs between checkpoints"},
     {"keep_checkpoint_max", &TrainConfig::keep_checkpoint_max, "checkpoints kept (oldest removed)"},
@@ -143,6 +161,7 @@ std::string_view type_name(const Member& member) {
     std::string_view operator()(std::int64_t TrainConfig::*) const { return "an integer"; }
     std::string_view operator()(double TrainConfig::*) const { return "a number"; }
     std::string_view operator()(bool TrainConfig::*) const { return "true or false"; }
+    std::string_view operator()(IntList TrainConfig::*) const { return "a list of integers"; }
     std::string_view operator()(const ChoiceMember&) const { return "a string"; }
   } visitor;
   return std::visit(visitor, member);
@@ -151,30 +170,53 @@ std::string_view type_name(const Member& member) {
 // Our closed-set keys as a config spells them, before they are read.
 using model_zoo::ChoiceTexts;
 
-// Stores a YAML scalar in the key's member (a choice key's in `choice_texts`),
+// A YAML sequence of integers, [26, 53], or an error naming the key and the
+// item that is not one.
+IntList read_int_list(const Key& key, const YAML::Node& value, const std::string& where) {
+  const auto refuse = [&](const std::string& got) {
+    return Error(
+        "config key '" + std::string(key.name) + "' expects a list of integers, got " + got, where,
+        "write it as [26, 53], or [] for none");
+  };
+  if (value.IsScalar()) throw refuse("'" + value.Scalar() + "'");
+  if (!value.IsSequence()) throw refuse(value.IsMap() ? "a map" : "nothing");
+  IntList list;
+  for (const YAML::Node& item : value) {
+    std::int64_t number = 0;
+    if (!item.IsScalar() || !YAML::convert<std::int64_t>::decode(item, number))
+      throw refuse(item.IsScalar() ? "'" + item.Scalar() + "' in it" : "a nested list or map");
+    list.push_back(number);
+  }
+  return list;
+}
+
+// Stores a YAML value in the key's member (a choice key's in `choice_texts`),
 // or says what was expected.
 void assign(TrainConfig& config, ChoiceTexts& choice_texts, const Key& key, const YAML::Node& value,
             const std::string& where) {
-  if (!value.IsScalar())
-    throw Error("config key '" + std::string(key.name) + "' expects " +
-                    std::string(type_name(key.member)) + ", got a list or map",
-                where);
-  try {
-    std::visit(
-        [&](auto member) {
-          if constexpr (std::is_same_v<decltype(member), ChoiceMember>) {
-            choice_texts[std::string(key.name)] = value.as<std::string>();
-          } else {
-            using T = std::remove_reference_t<decltype(config.*member)>;
-            config.*member = value.as<T>();
+  std::visit(
+      [&](auto member) {
+        using M = decltype(member);
+        if constexpr (std::is_same_v<M, IntList TrainConfig::*>) {
+          config.*member = read_int_list(key, value, where);
+        } else {
+          const auto refuse = [&](const std::string& got) {
+            return Error("config key '" + std::string(key.name) + "' expects " +
+                             std::string(type_name(key.member)) + ", got " + got,
+                         where);
+          };
+          if (!value.IsScalar()) throw refuse("a list or map");
+          try {
+            if constexpr (std::is_same_v<M, ChoiceMember>)
+              choice_texts[std::string(key.name)] = value.as<std::string>();
+            else
+              config.*member = value.as<std::remove_reference_t<decltype(config.*member)>>();
+          } catch (const YAML::Exception&) {
+            throw refuse("'" + value.Scalar() + "'");
           }
-        },
-        key.member);
-  } catch (const YAML::Exception&) {
-    throw Error("config key '" + std::string(key.name) + "' expects " +
-                    std::string(type_name(key.member)) + ", got '" + value.Scalar() + "'",
-                where);
-  }
+        }
+      },
+      key.member);
 }
 
 std::string location(const std::string& source, const YAML::Mark& mark) {
@@ -182,10 +224,50 @@ std::string location(const std::string& source, const YAML::Mark& mark) {
 }
 
 template <class T>
-void require(bool ok, std::string_view key, const std::string& what, const T& value) {
+void require(bool ok, std::string_view key, const std::string& what, const T& value,
+             const std::string& hint = "fix the value in the config file or with --set") {
   std::ostringstream text;
   text << "config key '" << key << "' " << what << ", got " << value;
-  if (!ok) throw Error(text.str(), "config", "fix the value in the config file or with --set");
+  if (!ok) throw Error(text.str(), "config", hint);
+}
+
+// The keys of TrainConfig's THOR block: what optimizer: Thor alone uses.
+constexpr std::array<std::string_view, 8> kThorKeys{
+    "lr_decay",      "lr_end_epoch", "thor_lr_decay_epochs", "damping_init",
+    "damping_decay", "frequency",    "split_indices",        "thor_allreduce"};
+
+// THOR's keys given while another optimizer trains change nothing; a THOR
+// config run with --set optimizer=Momentum says so, once.
+void note_unused_thor_keys(const TrainConfig& config,
+                           const std::set<std::string, std::less<>>& given, ConfigNotes& notes) {
+  if (config.optimizer == OptimizerKind::kThor) return;
+  std::string unused;
+  for (const std::string_view key : kThorKeys)
+    if (given.contains(key)) unused += (unused.empty() ? "" : ", ") + std::string(key);
+  if (!unused.empty())
+    notes.readings.push_back("optimizer " + std::string(name_of(config.optimizer)) +
+                             ": THOR's keys " + unused + " are not used (optimizer: Thor's)");
+}
+
+void validate_thor(const TrainConfig& c) {
+  require(c.lr_init > 0, "lr_init", "must be positive with optimizer Thor", c.lr_init);
+  require(c.lr_decay >= 0, "lr_decay", "must not be negative", c.lr_decay);
+  require(c.lr_end_epoch >= c.epoch_size, "lr_end_epoch",
+          "must be at least epoch_size (" + std::to_string(c.epoch_size) + ")", c.lr_end_epoch,
+          "THOR's learning rate lr_init * (1 - epoch/lr_end_epoch)^lr_decay has a negative base "
+          "past lr_end_epoch: raise lr_end_epoch or lower epoch_size");
+  require(c.thor_lr_decay_epochs >= 1, "thor_lr_decay_epochs", "must be at least 1",
+          c.thor_lr_decay_epochs);
+  require(c.damping_init > 0, "damping_init", "must be positive", c.damping_init);
+  require(c.damping_decay > 0, "damping_decay", "must be positive", c.damping_decay);
+  require(c.frequency >= 1, "frequency", "must be at least 1", c.frequency);
+  std::string indices;
+  for (const std::int64_t index : c.split_indices)
+    indices += (indices.empty() ? "" : ", ") + std::to_string(index);
+  const bool increasing = std::adjacent_find(c.split_indices.begin(), c.split_indices.end(),
+                                             std::greater_equal<>()) == c.split_indices.end();
+  require(increasing && (c.split_indices.empty() || c.split_indices.front() >= 0), "split_indices",
+          "must be non-negative and strictly increasing ([] is one segment)", "[" + indices + "]");
 }
 
 // A config being read: our keys set so far, which of them were given (in the
@@ -272,6 +354,7 @@ TrainConfig finish(Reading reading, ConfigNotes* notes) {
   model_zoo::translate_values(reading.choice_texts, said);
   read_choices(reading.config, reading.choice_texts);
   model_zoo::apply(reading.config, reading.model_zoo_keys, reading.given, said);
+  note_unused_thor_keys(reading.config, reading.given, said);
   validate(reading.config);
   return reading.config;
 }
@@ -281,6 +364,8 @@ void emit_value(YAML::Emitter& out, const TrainConfig& config, const Member& mem
       [&](auto field) {
         if constexpr (std::is_same_v<decltype(field), ChoiceMember>)
           out << std::string(field.name(config));
+        else if constexpr (std::is_same_v<decltype(field), IntList TrainConfig::*>)
+          out << YAML::Flow << config.*field;  // on one line: [26, 53]
         else
           out << config.*field;
       },
@@ -351,6 +436,8 @@ void validate(const TrainConfig& c) {
   // Its indices are checked against the model's parameters when training starts.
   profiler::AllreduceSplit::parse(c.allreduce_split, "config key 'allreduce_split'");
   require(c.threads >= 0, "threads", "must not be negative", c.threads);
+  // THOR's keys are its alone: another optimizer ignores them, whatever they say.
+  if (c.optimizer == OptimizerKind::kThor) validate_thor(c);
 }
 
 TrainConfig parse_train_config(const std::string& yaml, const std::string& source) {

@@ -1,8 +1,8 @@
 // The config keys whose value is one of a closed set (net_name, stem,
 // dataset, optimizer, lr_decay_mode, label_smooth_convention,
-// loss_scale_manager, device_target, precision): the enum TrainConfig holds
-// for each, and its one spelling table (config/choice.hpp). A config's text
-// is read into these once, when the config is loaded.
+// loss_scale_manager, device_target, precision, thor_allreduce): the enum
+// TrainConfig holds for each, and its one spelling table (config/choice.hpp).
+// A config's text is read into these once, when the config is loaded.
 #pragma once
 
 #include "parity/trainer/backend/precision.hpp"
@@ -23,6 +23,13 @@ enum class DatasetKind { kFashionMnist, kCifar10, kImageFolder, kSynthetic };
 
 enum class DeviceTarget { kCpu, kGpu };  // oneDNN, or the CUDA backend
 
+// What THOR's data parallel runs average across ranks (docs/thor.md).
+enum class ThorAllReduce {
+  kInverses,    // MindSpore's: each rank inverts its own factors, the inverses are averaged
+  kStatistics,  // ours: the factors' batch statistics are averaged, then inverted, so N
+                // ranks equal one rank on the concatenated batch
+};
+
 template <>
 const Choices<NetName>& choices_of<NetName>();
 template <>
@@ -41,5 +48,7 @@ template <>
 const Choices<DeviceTarget>& choices_of<DeviceTarget>();
 template <>
 const Choices<Precision>& choices_of<Precision>();
+template <>
+const Choices<ThorAllReduce>& choices_of<ThorAllReduce>();
 
 }  // namespace parity::trainer

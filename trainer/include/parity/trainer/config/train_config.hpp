@@ -59,6 +59,17 @@ struct TrainConfig {
   double loss_scale_factor = 2.0;         // dynamic: the step up and down
   std::int64_t loss_scale_window = 2000;  // dynamic: clean steps before a step up
 
+  // THOR (optimizer: Thor): model_zoo's keys and train.py's constants (docs/thor.md)
+  double lr_decay = 4.0839;                // get_thor_lr's decay exponent
+  std::int64_t lr_end_epoch = 53;          // get_thor_lr's total_epochs
+  std::int64_t thor_lr_decay_epochs = 39;  // get_thor_lr's decay_epochs (train.py passes 39)
+  double damping_init = 0.03;
+  double damping_decay = 0.50036;
+  std::int64_t frequency = 834;  // steps between THOR's factor updates and inversions
+  // THOR layer indices ending each AllReduce segment
+  std::vector<std::int64_t> split_indices = {26, 53};
+  ThorAllReduce thor_allreduce = ThorAllReduce::kInverses;  // what data parallel averages
+
   // Checkpoints
   bool save_checkpoint = true;
   std::int64_t save_checkpoint_epochs = 1;
@@ -82,9 +93,9 @@ struct TrainConfig {
 };
 
 // What reading a config did besides setting Parity's keys: the model_zoo
-// keys it ignored and the model_zoo values it read in Parity's terms
-// (device_target Ascend, all_reduce_fusion_config, ...). parity-train says
-// them once, as information.
+// keys it ignored, the model_zoo values it read in Parity's terms
+// (device_target Ascend, all_reduce_fusion_config, ...) and THOR's keys set
+// while another optimizer trains. parity-train says them once, as information.
 struct ConfigNotes {
   std::vector<std::string> ignored_keys;  // in the order met
   std::vector<std::string> readings;      // one sentence each
