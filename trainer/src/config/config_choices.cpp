@@ -31,7 +31,7 @@ constexpr std::array<ChoiceName<DatasetKind>, 4> kDatasets{{
 
 constexpr std::array<ChoiceName<OptimizerKind>, 3> kOptimizers{{
     {OptimizerKind::kMomentum, "Momentum", "SGD with momentum"},
-    {OptimizerKind::kThor, "Thor", "loads, training refuses it: not implemented yet"},
+    {OptimizerKind::kThor, "Thor", "THOR: second-order preconditioning, then momentum (docs/thor.md)"},
     {OptimizerKind::kLars, "LARS", "loads, training refuses it: not implemented yet"},
 }};
 

@@ -15,6 +15,7 @@
 #include "parity/trainer/debug/anomaly_detector.hpp"
 #include "parity/trainer/dist/mpi_communicator.hpp"
 #include "parity/trainer/optim/lr_schedule.hpp"
+#include "parity/trainer/optim/thor_schedule.hpp"
 #include "parity/trainer/train/foreign_weights.hpp"
 #include "parity/trainer/train/state_tensors.hpp"
 #include "run_request.hpp"
@@ -51,6 +52,7 @@ TrainSummary TrainingSession::run() {
   build_model();
   build_optimizer();
   open_data();
+  build_thor();
   add_observers();  // after open_data: a dump's header records the learning rates
   resume();
   if (world_size_ > 1) join_ranks();
@@ -123,7 +125,11 @@ void TrainingSession::add_observers() {
 }
 
 void TrainingSession::build_optimizer() {
-  optimizer_.emplace(*backend_, model_->state().parameters,
+  std::vector<Parameter> parameters = model_->state().parameters;
+  // MindSpore's THOR decays every parameter (nn.thor's default decay_filter).
+  if (config_.optimizer == OptimizerKind::kThor)
+    for (Parameter& p : parameters) p.weight_decay = true;
+  optimizer_.emplace(*backend_, std::move(parameters),
                      SgdOptions{config_.momentum, 0.0, config_.nesterov, config_.weight_decay});
   scaling_.emplace(config_, *backend_, recorder_.get(), communicator_, debug_.overflow_steps);
   for (const Parameter& p : model_->state().parameters) parameter_tensors_.push_back(p.tensors);
@@ -140,11 +146,30 @@ void TrainingSession::open_data() {
     throw Error(
         "the training set has fewer images than one batch of " + std::to_string(config_.batch_size),
         config_.data_path, "lower batch_size");
-  learning_rates_ = generate_learning_rates({config_.lr_decay_mode, config_.lr_init, config_.lr_max,
-                                             config_.lr_end, config_.warmup_epochs,
-                                             config_.epoch_size, steps_per_epoch_});
+  if (config_.optimizer == OptimizerKind::kThor)
+    learning_rates_ = thor_learning_rates(thor_schedule(config_, steps_per_epoch_),
+                                          config_.epoch_size * steps_per_epoch_);
+  else
+    learning_rates_ = generate_learning_rates({config_.lr_decay_mode, config_.lr_init,
+                                               config_.lr_max, config_.lr_end, config_.warmup_epochs,
+                                               config_.epoch_size, steps_per_epoch_});
   checkpoints_.emplace(config_.checkpoint_path, config_.checkpoint_prefix,
                        config_.keep_checkpoint_max);
+}
+
+// THOR's preconditioner, with the damping of every step, watching the
+// weighted layers through the model's tracing.
+void TrainingSession::build_thor() {
+  if (config_.optimizer != OptimizerKind::kThor) return;
+  ThorOptions options;
+  options.frequency = config_.frequency;
+  options.split_indices = config_.split_indices;
+  options.average_statistics = config_.thor_allreduce == ThorAllReduce::kStatistics;
+  options.dampings = thor_dampings(thor_schedule(config_, steps_per_epoch_),
+                                   config_.epoch_size * steps_per_epoch_);
+  thor_ = std::make_unique<ThorPreconditioner>(*backend_, model_->state(), std::move(options),
+                                               communicator_, recorder_.get());
+  tracing_.curvature = thor_.get();
 }
 
 void TrainingSession::resume() {
@@ -153,6 +178,7 @@ void TrainingSession::resume() {
   const TrainingCheckpoint saved = read_checkpoint(*options_.resume);
   check_resumable(config_, saved, where);
   import_state(*backend_, model_->state(), &*optimizer_, saved.tensors, where);
+  if (thor_) thor_->import_state(saved.tensors, where);
   scaling_->restore(saved, where);
   global_step_ = saved.step;
   log_ << "resumed from " << where << " at step " << global_step_ << std::endl;
@@ -175,6 +201,9 @@ void TrainingSession::announce() {
 void TrainingSession::save_checkpoint(const Epoch& epoch) {
   TrainingCheckpoint checkpoint;
   checkpoint.tensors = export_state(*backend_, model_->state(), &*optimizer_);
+  if (thor_)
+    for (importers::NamedTensor& inverse : thor_->export_state())
+      checkpoint.tensors.push_back(std::move(inverse));
   checkpoint.epoch = epoch.index + 1;
   checkpoint.step = global_step_;
   checkpoint.step_in_epoch = epoch.step;

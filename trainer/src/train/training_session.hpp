@@ -23,6 +23,7 @@
 #include "parity/trainer/nn/resnet.hpp"
 #include "parity/trainer/nn/tensor_observer.hpp"
 #include "parity/trainer/optim/sgd.hpp"
+#include "parity/trainer/optim/thor.hpp"
 #include "parity/trainer/train/progress_line.hpp"
 #include "parity/trainer/train/training_run.hpp"
 #include "rank_join.hpp"
@@ -59,6 +60,7 @@ class TrainingSession {
   void build_model();
   void build_optimizer();
   void open_data();
+  void build_thor();
   void resume();
   void join_ranks();
   void announce();
@@ -102,6 +104,7 @@ class TrainingSession {
   TensorDumper* dumper_ = nullptr;     // in observers_
   GradSignProbe* probe_ = nullptr;     // in observers_
   std::optional<Sgd> optimizer_;
+  std::unique_ptr<ThorPreconditioner> thor_;  // optimizer Thor: preconditions before optimizer_
   std::optional<StepLossScaling> scaling_;
   std::vector<ParamTensors*> parameter_tensors_;
   std::unique_ptr<Loader> loader_;  // none with a fixed batch

@@ -49,6 +49,7 @@ void TrainingSession::run_step(Epoch& epoch) {
     return;
   }
   if (tracing_.observer) tracing_.observer->begin_step(global_step_ - 1);
+  if (thor_) thor_->begin_step(global_step_ - 1);
   const BackendLoss result = forward(batch);
   backward(result);
   const bool applied = update(lr);
@@ -110,6 +111,7 @@ bool TrainingSession::update(double lr) {
   const bool applied = scaling_->finish_step(global_step_ - 1, parameter_tensors_);
   if (applied) {
     if (tracing_.observer) tracing_.observer->before_update(model_->state());
+    if (thor_) thor_->precondition(global_step_ - 1, scale);
     optimizer_->step(lr, scale);
     if (tracing_.observer) tracing_.observer->after_update(model_->state());
   }

@@ -1,14 +1,14 @@
 // The `optimizer` config key: MindSpore model_zoo's three ResNet optimizers
-// (named in config/config_choices.cpp, in any case). Momentum is the one
-// parity-train trains with; a config naming Thor or LARS loads (its other
-// keys can be read, evaluated, converted) but training refuses to start.
+// (named in config/config_choices.cpp, in any case). parity-train trains
+// with Momentum and Thor; a config naming LARS loads (its other keys can be
+// read, evaluated, converted) but training refuses to start.
 #pragma once
 
 namespace parity::trainer {
 
 enum class OptimizerKind {
   kMomentum,  // SGD with momentum (MindSpore's nn.Momentum): what we train with
-  kThor,      // MindSpore's second-order THOR: not implemented yet
+  kThor,      // MindSpore's second-order THOR: optim/thor.hpp, then Momentum's update
   kLars,      // nn.LARS around Momentum (the Boost config): not implemented
 };
 
