@@ -106,7 +106,7 @@ TEST_CASE("every sample config loads", "[unit]") {
     CHECK_NOTHROW(load_train_config(entry.path()));
     ++samples;
   }
-  CHECK(samples == 6);
+  CHECK(samples == 7);
 }
 
 TEST_CASE("the demo's recipe: one annealed epoch of ResNet-18 without augmentation", "[unit]") {

@@ -98,8 +98,10 @@ TEST_CASE("two THOR steps of a small network match a float64 PyTorch reference",
     REQUIRE(thor.layers() == 3);
     for (const NamedTensor& inverse : thor.export_state()) {
       // "optimizer.thor.conv1.weight.a_inverse" -> "conv1.a_inverse"
-      const std::string layer = inverse.name.substr(15, inverse.name.find('.', 15) - 15);
-      const std::string which = inverse.name.substr(inverse.name.rfind('.') + 1);
+      const std::string_view name = inverse.name;
+      const std::string_view rest = name.substr(std::string_view("optimizer.thor.").size());
+      const std::string layer(rest.substr(0, rest.find('.')));
+      const std::string which(name.substr(name.rfind('.') + 1));
       const std::vector<double> reference = as_doubles(expected, layer + "." + which);
       const auto dim = static_cast<std::int64_t>(std::sqrt(double(reference.size())));
       // Our blocks, laid out as the reference's dense matrix (zero off the blocks).
