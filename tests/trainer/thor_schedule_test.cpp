@@ -103,14 +103,17 @@ TEST_CASE(
   CHECK(thor_dampings(schedule, 1)[0] == Approx(0.0234497).margin(1e-7));
 }
 
+// A small schedule: 6 epochs of 10 steps, halved from epoch 3.
+const ThorSchedule kSmallSchedule{.lr_init = 0.1,
+                                  .lr_decay = 2.5,
+                                  .lr_end_epoch = 6,
+                                  .decay_epochs = 3,
+                                  .damping_init = 0.03,
+                                  .damping_decay = 0.5,
+                                  .steps_per_epoch = 10};
+
 TEST_CASE("THOR's schedules at 10 steps per epoch equal the peer's at every step", "[unit]") {
-  const ThorSchedule schedule{.lr_init = 0.1,
-                              .lr_decay = 2.5,
-                              .lr_end_epoch = 6,
-                              .decay_epochs = 3,
-                              .damping_init = 0.03,
-                              .damping_decay = 0.5,
-                              .steps_per_epoch = 10};
+  const ThorSchedule schedule = kSmallSchedule;
   std::vector<std::int64_t> every_step(60);
   for (std::size_t i = 0; i < every_step.size(); ++i) every_step[i] = static_cast<std::int64_t>(i);
   check_against_peer(schedule, 60, every_step);
@@ -122,13 +125,7 @@ TEST_CASE("THOR's schedules at 10 steps per epoch equal the peer's at every step
 }
 
 TEST_CASE("THOR's learning rate refuses steps past lr_end_epoch", "[unit]") {
-  const ThorSchedule schedule{.lr_init = 0.1,
-                              .lr_decay = 2.5,
-                              .lr_end_epoch = 6,
-                              .decay_epochs = 3,
-                              .damping_init = 0.03,
-                              .damping_decay = 0.5,
-                              .steps_per_epoch = 10};
+  const ThorSchedule schedule = kSmallSchedule;
   CHECK(thor_learning_rates(schedule, 60).size() == 60);
   CHECK_THROWS_WITH(thor_learning_rates(schedule, 61),
                     Catch::Contains("lr_end_epoch 6") && Catch::Contains("after 60 steps, not 61"));
