@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -91,22 +92,41 @@ int run(int argc, char** argv) {
   const bool scaled = precision == Precision::kFloat16;
   const double scale = scaled ? kFloat16LossScale : 1.0;
   std::int64_t skipped = 0;
-  const auto step = [&] {
+  // Traced, each step and its phases are ranges, as parity-train records
+  // them, so that parity report reads the trace.
+  using parity::profiler::Category;
+  const auto range = [&recorder](std::optional<parity::profiler::Scope>& scope, const char* name,
+                                 Category category, std::int64_t arg = 0) {
+    if (!recorder) return;
+    const parity::profiler::NameId id = parity::profiler::intern(name);
+    if (category == Category::kStep)
+      scope.emplace(*recorder, id, category, arg);
+    else
+      scope.emplace(*recorder, id, category);
+  };
+  const auto step = [&](std::int64_t number) {
+    std::optional<parity::profiler::Scope> step_range, phase;
+    range(step_range, "step", Category::kStep, number);
+    range(phase, "forward", Category::kPhase);
     const Tensor logits = model.forward(images, Mode::kTrain);
     const BackendLoss loss =
         backend->cross_entropy(logits, labels, {0.1, SmoothingConvention::kPyTorch, scale});
+    phase.reset();
+    range(phase, "backward", Category::kPhase);
     model.backward(loss.grad_logits);
+    phase.reset();
+    range(phase, "optimizer", Category::kPhase);
     if (scaled && !backend->gradients_finite(gradients))
       ++skipped;
     else
       optimizer.step(0.1, scale);
     backend->synchronize();
   };
-  for (int i = 0; i < warmup; ++i) step();
+  for (int i = 0; i < warmup; ++i) step(i);
   std::vector<double> step_ms;
   for (int i = 0; i < steps; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    step();
+    step(warmup + i);
     step_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());

@@ -46,5 +46,6 @@ void add_diff_trace_command(CLI::App& app, Run& run);
 void add_synth_command(CLI::App& app, Run& run);
 void add_tune_allreduce_command(CLI::App& app, Run& run);
 void add_loss_compare_command(CLI::App& app, Run& run);
+void add_record_command(CLI::App& app, Run& run);
 
 }  // namespace parity::cli

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   parity::cli::add_synth_command(app, run);
   parity::cli::add_tune_allreduce_command(app, run);
   parity::cli::add_loss_compare_command(app, run);
+  parity::cli::add_record_command(app, run);
 
   // CLI11 would read an unknown verb as a stray argument; name it instead.
   const auto is_verb = [&app](const std::string& word) {
@@ -39,7 +40,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-' && !is_verb(argv[1])) {
     std::cerr << "parity: error: unknown command '" << argv[1]
               << "'\n  hint: the commands are: info, export, diff, convert, compare, nan-scan, "
-                 "grad-probe, report, diff-trace, synth, tune-allreduce, loss-compare (see "
+                 "grad-probe, report, diff-trace, synth, tune-allreduce, loss-compare, record (see "
                  "parity --help)\n";
     return kCouldNotRun;
   }

@@ -4,7 +4,7 @@
 # libraries but none of our Debian libraries:
 #
 #   scripts/gpu/build.sh [TARGET...]
-#     default: cupti_tests cuda_backend_tests gpu_trainer_bench
+#     default: cupti_tests cuda_backend_tests gpu_trainer_bench parity parity_cuda_inject
 #
 # Writes gpu-stage/ (git-ignored): bin/ with the targets, lib/ with every
 # shared library they need that is neither glibc's nor NVIDIA's (those come
@@ -17,7 +17,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir=${PARITY_GPU_BUILD_DIR:-$root/build-gpu}
 stage=$root/gpu-stage
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(cupti_tests cuda_backend_tests gpu_trainer_bench)
+[ ${#targets[@]} -gt 0 ] ||
+  targets=(cupti_tests cuda_backend_tests gpu_trainer_bench parity parity_cuda_inject)
 
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "gpu/build.sh: no nvcc: the CUDA 13 toolkit is needed to build the GPU targets" >&2
@@ -39,7 +40,10 @@ mkdir -p "$stage/bin" "$stage/lib"
 # its PyTorch install.
 provided='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libutil|libgcc_s|libstdc\+\+|libcuda|libcudart|libcupti|libcudnn|libcublas|libcublasLt|libnccl|libnvrtc|libnvJitLink)\.so'
 for target in "${targets[@]}"; do
-  binary=$(find "$build_dir" -type f -name "$target" -perm -u+x | head -1)
+  # An executable, or a shared library (parity_cuda_inject), which goes into
+  # bin/ beside parity, where `parity record` looks for it.
+  binary=$(find "$build_dir" -type f \( -name "$target" -o -name "lib$target.so" \) -perm -u+x |
+    head -1)
   if [ -z "$binary" ]; then
     echo "gpu/build.sh: built target '$target' not found under $build_dir" >&2
     exit 2
@@ -49,6 +53,10 @@ for target in "${targets[@]}"; do
     if [[ ! $name =~ $provided ]]; then cp -L "$path" "$stage/lib/"; fi
   done
 done
+# The device tool carries at most 64 MiB with the working tree: the large
+# libraries (oneDNN's is 38 MiB) travel xz-compressed, and device_env.sh
+# unpacks them there.
+find "$stage/lib" -type f -size +4M -exec xz -T0 -6 {} +
 {
   echo "built_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit=$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo -dirty)"

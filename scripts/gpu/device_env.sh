@@ -2,6 +2,14 @@
 # gets gpu-stage/lib (our non-NVIDIA libraries) and every lib folder of the
 # machine's PyTorch `nvidia` package (cuDNN, cuBLAS, NCCL, CUPTI, the CUDA
 # runtime); then the GPU and driver are printed. Needs $stage.
+# build.sh compressed the large libraries to fit the device tool's limit.
+# Python's lzma: the machine's image need not have xz.
+for packed in "$stage"/lib/*.xz; do
+  [ -e "$packed" ] || continue
+  python3 -c 'import lzma, shutil, sys
+with lzma.open(sys.argv[1]) as source, open(sys.argv[1][:-3], "wb") as target:
+    shutil.copyfileobj(source, target)' "$packed" && rm -f "$packed"
+done
 # PyTorch's wheels put each NVIDIA library under site-packages/nvidia/.../lib.
 nvidia_dirs=$(python3 - <<'PY'
 import os, sys

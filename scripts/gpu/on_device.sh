@@ -26,7 +26,8 @@ run_binary() {
   local binary=$1; shift
   local name; name=$(basename "$binary")
   echo "== $name $*"
-  "$binary" "$@" --reporter compact 2>&1 | tee "$out/$name.log" | tail -n 40
+  # A hung test must not spend the lease: each binary gets PARITY_TEST_TIMEOUT seconds.
+  timeout -k 10 "${PARITY_TEST_TIMEOUT:-600}" "$binary" "$@" --reporter compact 2>&1 | tee "$out/$name.log" | tail -n 40
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 }
 if [ $# -gt 0 ]; then

@@ -4,7 +4,8 @@ of torchvision's ResNet-50 in eager mode with channels_last and automatic
 mixed precision (autocast to PRECISION; float16 with a GradScaler), SGD with
 momentum and weight decay, cross-entropy with label smoothing 0.1, one
 synthetic batch kept on the GPU, cuDNN's autotuner on, TF32 off. Each step
-reads its loss back and ends synchronized, as gpu_trainer_bench's do.
+reads its loss back and ends synchronized, as gpu_trainer_bench's do, and is
+an NVTX range "train_step" holding "forward", "backward" and "optimizer".
 
   torch_resnet_peer.py PRECISION BATCH STEPS WARMUP
 
@@ -38,15 +39,27 @@ def main(precision, batch, steps, warmup):
     dtype = torch.float16 if precision == "float16" else torch.bfloat16
     scaler = torch.amp.GradScaler("cuda", enabled=precision == "float16")
 
+    # NVTX ranges cost nothing unless a tool injects into NVTX: `parity
+    # record` shows them as ranges, and can capture inside "train_step" only.
+    nvtx = torch.cuda.nvtx
+
     def step():
+        nvtx.range_push("train_step")
         optimizer.zero_grad(set_to_none=True)
+        nvtx.range_push("forward")
         with torch.autocast("cuda", dtype=dtype, enabled=autocast):
             loss = torch.nn.functional.cross_entropy(model(images), labels, label_smoothing=0.1)
+        nvtx.range_pop()
+        nvtx.range_push("backward")
         scaler.scale(loss).backward()
+        nvtx.range_pop()
+        nvtx.range_push("optimizer")
         scaler.step(optimizer)
         scaler.update()
+        nvtx.range_pop()
         loss.item()
         torch.cuda.synchronize()
+        nvtx.range_pop()
 
     for _ in range(warmup):
         step()

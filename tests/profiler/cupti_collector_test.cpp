@@ -109,3 +109,37 @@ TEST_CASE("kernels, copies, a graph launch and API calls are traced and attribut
                        "a.correlation_id = g.correlation_id WHERE g.kind = 1 AND "
                        "g.start_ns < a.start_ns") == 0);
 }
+
+TEST_CASE("calls that only read state are left out unless asked for", "[gpu]") {
+  if (skip_without_gpu()) return;
+  // GpuWork checks every launch with cudaGetLastError, a query call.
+  const auto recorded_checks = [](bool query_calls) {
+    constexpr int kLaunches = 10;
+    TempDir dir;
+    {
+      Recorder recorder(recorder_options(dir / "run.db", "cupti_collector_test"));
+      GpuWork work(1 << 16);
+      work.scale(1.0f);  // warm-up: module load
+      work.synchronize();
+      CuptiCollectorOptions options;
+      options.query_calls = query_calls;
+      CuptiCollector collector(recorder, options);
+      collector.start();
+      for (int i = 0; i < kLaunches; ++i) work.scale(1.0f);
+      work.synchronize();
+      collector.stop();
+    }
+    TraceReader trace(dir / "run.db");
+    CHECK(sql::query_int(trace.db(),
+                         "SELECT count(*) FROM api_call a JOIN string s ON s.id = a.name_id "
+                         "WHERE s.text = 'cudaLaunchKernel'") == kLaunches);
+    const bool listed = trace.meta_value("gpu.api_calls_left_out").value_or("").find("cudaGetLastError") !=
+                        std::string::npos;
+    CHECK(listed == !query_calls);
+    return sql::query_int(trace.db(),
+                          "SELECT count(*) FROM api_call a JOIN string s ON s.id = a.name_id "
+                          "WHERE s.text = 'cudaGetLastError'");
+  };
+  CHECK(recorded_checks(false) == 0);
+  CHECK(recorded_checks(true) >= 10);  // one check a launch
+}

@@ -11,6 +11,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "parity/profiler/activity_buffer_pool.hpp"
 #include "parity/profiler/gpu_trace_assembler.hpp"
@@ -20,10 +22,18 @@ namespace parity::profiler {
 
 struct CuptiCollectorOptions {
   bool api_calls = true;        // runtime and driver API calls
+  // Also the calls that only read state and start no GPU work (cudaGetDevice,
+  // cudaGetLastError, cuKernelGetName, ...; query_api_calls() lists them):
+  // off by default, since they are 64% of a cuDNN training step's calls and
+  // most of what recording the calls costs.
+  bool query_calls = false;
   bool memory = true;           // memcpy and memset
   bool synchronization = true;  // host waits on events, streams, contexts
   ActivityBufferPoolOptions buffers;
 };
+
+// The runtime and driver calls that `query_calls` leaves out, by name.
+std::vector<std::string> query_api_calls();
 
 class CuptiCollector {
  public:

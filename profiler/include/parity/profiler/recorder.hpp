@@ -118,6 +118,28 @@ class Recorder {
   std::int64_t current_step() const { return current_step_.load(std::memory_order_relaxed); }
   const std::filesystem::path& path() const;
 
+  // A range opened and closed by separate calls on the calling thread, for
+  // ranges that are not scopes (NVTX push and pop); Scope is the RAII form.
+  // Returns the ring its end goes to (end_range), or nullptr when nothing was
+  // recorded (no capture, or a full ring), in which case no end is due.
+  ThreadBuffer* begin_range(NameId name, Category category, std::optional<std::int64_t> arg = {}) {
+    if (!capturing()) return nullptr;
+    ThreadBuffer* buffer = thread_buffer();
+    const EventSlot slot{read_ticks(), EventKind::kRangeBegin, static_cast<std::uint8_t>(category),
+                         static_cast<std::uint16_t>(arg.has_value()), name,
+                         static_cast<std::uint64_t>(arg.value_or(0)), 0};
+    if (!buffer->push(&slot, 1, buffer->open_ranges() + 1)) return nullptr;
+    buffer->range_opened();
+    return buffer;
+  }
+  static void end_range(ThreadBuffer& buffer) {
+    EventSlot slot{};
+    slot.ticks = read_ticks();
+    slot.kind = EventKind::kRangeEnd;
+    buffer.push(&slot, 1, 0);  // room was reserved when the range began
+    buffer.range_closed();
+  }
+
   // The calling thread's ring (registers the thread on first use).
   ThreadBuffer* thread_buffer() {
     const auto& cache = detail::tls_cache;
@@ -153,11 +175,7 @@ class Scope {
   }
   ~Scope() {
     if (!buffer_) return;
-    EventSlot slot{};
-    slot.ticks = read_ticks();
-    slot.kind = EventKind::kRangeEnd;
-    buffer_->push(&slot, 1, 0);  // room was reserved when the range began
-    buffer_->range_closed();
+    Recorder::end_range(*buffer_);
     if (flush_on_end_) flush_on_end_->request_flush();
   }
   Scope(const Scope&) = delete;
@@ -165,15 +183,9 @@ class Scope {
 
  private:
   void begin(Recorder& recorder, NameId name, Category category, std::int64_t arg, bool has_arg) {
-    if (!recorder.capturing()) return;
-    ThreadBuffer* buffer = recorder.thread_buffer();
-    const EventSlot slot{read_ticks(), EventKind::kRangeBegin, static_cast<std::uint8_t>(category),
-                         static_cast<std::uint16_t>(has_arg), name, static_cast<std::uint64_t>(arg),
-                         0};
-    if (!buffer->push(&slot, 1, buffer->open_ranges() + 1)) return;
-    buffer->range_opened();
-    buffer_ = buffer;
-    if (category == Category::kStep) {
+    buffer_ = recorder.begin_range(name, category,
+                                   has_arg ? std::optional<std::int64_t>(arg) : std::nullopt);
+    if (buffer_ && category == Category::kStep) {
       recorder.on_step_begin(arg);
       flush_on_end_ = &recorder;
     }

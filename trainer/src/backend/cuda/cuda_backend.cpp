@@ -166,7 +166,8 @@ class CudaBackend final : public Backend {
       if (labels[n] < 0 || labels[n] >= classes)
         throw Error("label " + std::to_string(labels[n]) + " of sample " + std::to_string(n) +
                         " is outside [0, " + std::to_string(classes) + ")",
-                    "softmax cross-entropy");
+                    "softmax cross-entropy",
+                    "class_num must cover every label of the dataset (labels count from 0)");
     // Labels in, per-row loss and hits out: one small buffer each way, the
     // doubles first so that they are 8-byte aligned whatever the row count.
     const std::size_t loss_bytes = std::size_t(rows) * sizeof(double);
@@ -251,7 +252,7 @@ class CudaBackend final : public Backend {
   static void check_count(const Dims& dims, std::size_t count) {
     if (std::int64_t(count) != element_count(dims))
       throw Error(std::to_string(count) + " values for a tensor of " + dims_text(dims),
-                  "cuda backend");
+                  "cuda backend", "host data holds one value per element of the tensor's shape");
   }
 
   Context context_;
