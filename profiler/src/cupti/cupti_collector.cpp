@@ -183,10 +183,13 @@ void CuptiCollector::start() {
   const auto kinds = kinds_of(options_);
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     // The context existed before the collector: only a dump delivers its
-    // record (which device it is on).
-    const CUptiResult result = kinds[i] == CUPTI_ACTIVITY_KIND_CONTEXT
-                                   ? cuptiActivityEnableAndDump(kinds[i])
-                                   : cuptiActivityEnable(kinds[i]);
+    // record (which device it is on). Where there is none yet to dump (an
+    // injected collector starts inside cuInit), plain enabling will do.
+    CUptiResult result = kinds[i] == CUPTI_ACTIVITY_KIND_CONTEXT
+                             ? cuptiActivityEnableAndDump(kinds[i])
+                             : cuptiActivityEnable(kinds[i]);
+    if (result != CUPTI_SUCCESS && kinds[i] == CUPTI_ACTIVITY_KIND_CONTEXT)
+      result = cuptiActivityEnable(kinds[i]);
     if (result == CUPTI_SUCCESS) continue;
     for (std::size_t j = 0; j < i; ++j) PARITY_CUPTI_LOG(cuptiActivityDisable(kinds[j]));
     cupti::throw_failure(result, "cuptiActivityEnable", __FILE__, __LINE__);

@@ -6,6 +6,7 @@
 // way Nsight Systems and Kineto's daemon mode attach). It also names it in
 // NVTX_INJECTION64_PATH, so that NVTX hands its calls to CUPTI, whose
 // InitializeInjectionNvtx2 this library forwards to.
+#include <cupti.h>
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -64,9 +65,16 @@ __attribute__((visibility("default"))) int InitializeInjection() {
 // Called by NVTX on a thread's first NVTX call: handed on to CUPTI's own.
 __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* get_export_table) {
   using Initialize = int (*)(const void*);
-  // RTLD_NEXT: CUPTI's definition, not this one (libcupti loads after us).
-  const auto cupti_initialize =
-      reinterpret_cast<Initialize>(dlsym(RTLD_NEXT, "InitializeInjectionNvtx2"));
+  // CUPTI's definition, not this one: looked up in the libcupti this library
+  // uses, which the program may have loaded before it (PyTorch does), so
+  // that RTLD_NEXT would miss it.
+  Initialize cupti_initialize = nullptr;
+  Dl_info cupti{};
+  if (dladdr(reinterpret_cast<const void*>(&cuptiSubscribe), &cupti) && cupti.dli_fname) {
+    if (void* library = dlopen(cupti.dli_fname, RTLD_LAZY | RTLD_NOLOAD))
+      cupti_initialize =
+          reinterpret_cast<Initialize>(dlsym(library, "InitializeInjectionNvtx2"));
+  }
   if (!cupti_initialize) {
     std::fputs("parity record: libcupti has no InitializeInjectionNvtx2: NVTX ranges are not "
                "recorded\n",
