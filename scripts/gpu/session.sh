@@ -18,6 +18,8 @@ out=${OUT:-$root/out}
 test_seconds=${1:-150} bench_seconds=${2:-200} record_seconds=${3:-200}
 mkdir -p "$out"
 summary=()
+stage=$root/gpu-stage
+source "$root/scripts/gpu/device_env.sh"  # for the parity binary called here
 
 PARITY_TEST_TIMEOUT=$test_seconds bash "$root/scripts/gpu/on_device.sh"
 summary+=("tests: exit $?")
@@ -26,6 +28,12 @@ summary+=("tests: exit $?")
 if [ -x "$root/gpu-stage/bin/gpu_trainer_bench" ]; then
   timeout -k 10 "$bench_seconds" bash "$root/scripts/gpu/bench.sh" 1 256 20
   summary+=("bench: exit $?")
+  # Our own report of the traced float16 run: where its step goes.
+  if [ -x "$root/gpu-stage/bin/parity" ] && [ -f "$out/trace-float16.db" ]; then
+    "$root/gpu-stage/bin/parity" report "$out/trace-float16.db" >"$out/report-float16.log" 2>&1
+    summary+=("report of the traced float16 run: exit $?")
+    head -40 "$out/report-float16.log"
+  fi
 fi
 if [ -x "$root/gpu-stage/bin/parity" ]; then
   timeout -k 10 "$record_seconds" bash "$root/scripts/gpu/record_check.sh" 2 256 30
