@@ -129,23 +129,12 @@ TEST_CASE("CUDA max pooling passes over NaN and -inf as the CPU backend does", "
 
 TEST_CASE("the CUDA residual add with ReLU and the plain add match the CPU backend", "[gpu]") {
   if (skip_without_gpu()) return;
-  const Dims dims{4, 16, 6, 6};
-  const auto a = random_floats(std::size_t(element_count(dims)), 1);
-  const auto b = random_floats(std::size_t(element_count(dims)), 2);
-  const auto dy = random_floats(std::size_t(element_count(dims)), 3);
-  std::vector<std::vector<float>> results[2];
-  Backend* backends[] = {&cpu(), &gpu()};
-  for (int i = 0; i < 2; ++i) {
-    Backend& backend = *backends[i];
-    auto op = backend.residual_add_relu();
-    const Tensor y =
-        op->forward(backend.from_host(dims, a), backend.from_host(dims, b), Mode::kTrain);
-    const Tensor dx = op->backward(backend.from_host(dims, dy));
-    const Tensor sum = backend.add(backend.from_host(dims, a), backend.from_host(dims, b));
-    results[i] = {backend.to_host(y), backend.to_host(dx), backend.to_host(sum)};
+  for (const Dims& dims : kElementwiseShapes) {
+    INFO(dims_text(dims));
+    const auto want = residual_add_results(cpu(), dims, Precision::kFloat32);
+    const auto got = residual_add_results(gpu(), dims, Precision::kFloat32);
+    for (std::size_t k = 0; k < want.size(); ++k) check_close(got[k], want[k], "output");
   }
-  for (std::size_t k = 0; k < results[0].size(); ++k)
-    check_close(results[1][k], results[0][k], "output");
 }
 
 TEST_CASE("the CUDA cross-entropy kernel matches the host loss in both conventions", "[gpu]") {

@@ -53,6 +53,14 @@ TEST_CASE("every CUDA op in float16 and bfloat16 matches the CPU backend to 1e-2
       compare_layer([](Backend& b) { return b.global_avg_pool(); }, {4, 64, 7, 7}, {2, 64, 7, 7},
                     precision);
       compare_layer([](Backend& b) { return b.relu(); }, {4, 16, 6, 6}, {1, 16, 6, 6}, precision);
+      compare_layer([](Backend& b) { return b.relu(); }, {3, 5, 7, 3}, {1, 5, 7, 3}, precision);
+      for (const Dims& dims : kElementwiseShapes) {
+        INFO("residual add " << dims_text(dims));
+        const auto want = residual_add_results(cpu(), dims, precision);
+        const auto got = residual_add_results(gpu(precision), dims, precision);
+        for (std::size_t k = 0; k < want.size(); ++k)
+          check_close(got[k], want[k], "residual add", kLowPrecisionTolerance);
+      }
       compare_layer(
           [](Backend& b) {
             return b.linear({256, 10, {8, 256, 1, 1}});

@@ -64,4 +64,24 @@ inline void compare_layer(const OpFactory& make, const Dims& input, const Dims& 
   check_close(got.eval_y, want.eval_y, "evaluation forward", tolerance);
 }
 
+// The residual add with ReLU (output and input gradient) and the plain add
+// on `backend`, of fixed random inputs of `dims` that are values of
+// `format` (as run_layer's: no ReLU mask flips between the backends).
+inline std::vector<std::vector<float>> residual_add_results(Backend& backend, const Dims& dims,
+                                                            Precision format) {
+  const auto values = [&](unsigned seed) {
+    return rounded_to(format, random_floats(std::size_t(element_count(dims)), seed));
+  };
+  const auto a = values(1), b = values(2), dy = values(3);
+  auto op = backend.residual_add_relu();
+  const Tensor y = op->forward(backend.from_host(dims, a), backend.from_host(dims, b), Mode::kTrain);
+  const Tensor dx = op->backward(backend.from_host(dims, dy));
+  const Tensor sum = backend.add(backend.from_host(dims, a), backend.from_host(dims, b));
+  return {backend.to_host(y), backend.to_host(dx), backend.to_host(sum)};
+}
+
+// Shapes for the elementwise kernels: a count of whole 16-byte packs, and one
+// with a tail of single elements in every precision (315 = 39 * 8 + 3).
+inline const std::vector<Dims> kElementwiseShapes{{4, 16, 6, 6}, {3, 5, 7, 3}};
+
 }  // namespace cuda_test
