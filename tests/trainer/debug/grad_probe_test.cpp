@@ -86,13 +86,19 @@ TEST_CASE("parity grad-probe finds no bad step between clean runs and the first 
     REQUIRE(v.report["steps"].size() == 3);
     for (const auto& step : v.report["steps"]) CHECK(step["similarity"] == 1.0);
   }
-  SECTION("our run against PyTorch's: no bad step, the first gradients' signs agree") {
+  SECTION("our run against PyTorch's: the first gradients' signs agree") {
     const Verdict v = grad_probe(clean, runs.torch("torch"));
-    CHECK(v.exit_code == 0);
-    CHECK(v.report["first_bad_step"].is_null());
+    INFO(v.report.dump(1));
+    REQUIRE(v.exit_code != 2);
     REQUIRE(v.report["steps"].size() == 3);
     // A few elements within rounding of zero differ from the first step on.
     CHECK(v.report["steps"][0]["similarity"].get<double>() > 0.999);
+    // From step 1 on this batch of 4 is chaotic, and how fast two correct
+    // runs part depends on the CPU's rounding: no bad step on an AVX-512
+    // machine, 91% of the signs agreeing at step 2 on an AVX2 one
+    // (2026-11-28). Only the float64 reference can judge those steps (the
+    // next section); without it, step 0 must be good.
+    CHECK(v.report["first_bad_step"] != 0);
   }
   SECTION("against PyTorch's float64 run, ours strays no further than PyTorch's float32") {
     const std::string torch = runs.torch("torch"), exact = runs.torch("torch64", {"--float64"});

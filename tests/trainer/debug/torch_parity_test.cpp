@@ -125,31 +125,46 @@ TEST_CASE("ResNet-50 from a PyTorch .pth trains as torchvision does, as exactly 
   CHECK(totals.count({2, "buffer_after"}) == 1);
   CHECK(totals.count({2, "optimizer_state_after"}) == 1);
 
-  // The same as parity compare's verdict against the float64 run: every
-  // floating tensor of step 0 passes, the batch norms' running means
-  // included (they failed, 3-7x PyTorch's error, before our batch statistics
-  // were accumulated in float64). From step 1 on this batch of 4 is chaotic
-  // (PyTorch's float32 and float64 runs part by 1-85% a layer), so each
-  // ratio is a draw: a scalar such as the loss can land past the limit on
-  // another CPU's rounding. There all but 1% must pass (here all do).
+  // The same as parity compare's verdict against the float64 run: at step 0
+  // every floating tensor is on average no further from float64 than
+  // PyTorch's float32 (the batch norms' running means included: they failed,
+  // 3-7x PyTorch's error, before our batch statistics were accumulated in
+  // float64), and all pass on an AVX-512 machine. A ReLU whose input is
+  // within rounding of zero can flip on another CPU's rounding and move one
+  // element of the gradients it feeds: on an AVX2 machine (2026-11-28)
+  // layer3.3's conv2 weight and bn2 bias gradients had one element 14-21x
+  // PyTorch's error while their mean error was 0.6x PyTorch's. So at step 0
+  // a tensor may fail on its largest element only, and at most 1% of them.
+  // From step 1 on this batch of 4 is chaotic (PyTorch's float32 and float64
+  // runs part by 1-85% a layer), so each ratio is a draw: a scalar such as
+  // the loss can land past the limit on another CPU's rounding. There all
+  // but 1% must pass.
   const ProcessResult judged = run_process(
       {PARITY_CLI, "compare", (setup.dir / "ours").string(), (setup.dir / "torch32").string(),
        "--reference", (setup.dir / "torch64").string(), "--format", "json"});
   INFO(judged.err);
   REQUIRE(judged.exit_code != 2);
   const nlohmann::json report = nlohmann::json::parse(judged.out);
-  std::size_t judged_pairs = 0, failed_later = 0;
+  std::size_t judged_later = 0, failed_later = 0, judged_first = 0, failed_first = 0;
   for (const auto& pair : report["records"]) {
     if (!pair.contains("reference") || pair["reference"].is_null()) continue;
-    ++judged_pairs;
+    const bool first_step = pair["a"]["step"] == 0;
+    ++(first_step ? judged_first : judged_later);
     if (pair["reference"]["passed"].get<bool>()) continue;
     INFO(pair["a"]["name"] << " (" << pair["a"]["role"] << ") at step " << pair["a"]["step"]
                            << ": " << pair["reference"].dump());
-    CHECK(pair["a"]["step"] != 0);
-    ++failed_later;
+    if (first_step) {
+      CHECK(pair["reference"]["mean_ratio"].get<double>() <= 2.0);
+      ++failed_first;
+    } else {
+      ++failed_later;
+    }
   }
-  CHECK(judged_pairs > 1000);
-  CHECK(failed_later * 100 <= judged_pairs);
+  // About 500 floating tensors a step, every one of them judged.
+  CHECK(judged_first > 450);
+  CHECK(failed_first * 100 <= judged_first);
+  CHECK(judged_later > 900);
+  CHECK(failed_later * 100 <= judged_later);
 }
 
 TEST_CASE("parity compare names the layer of each planted migration bug as the first divergence",
