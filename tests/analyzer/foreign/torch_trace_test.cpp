@@ -53,6 +53,12 @@ std::vector<std::string> torch_top_ops(const json& averages, std::size_t n) {
 
 // torch counts every call; the report's operators table those inside the
 // steps, so the calls torch saw between steps are taken off its numbers.
+// The self times are the call-stack rule's, computed by torch_profile.py
+// from the same events: where whole-microsecond rounding lets a callee end
+// after its caller, torch leaves it out of the nesting and the importer keeps
+// it, which under load moves time between the two (aten::select 242 us
+// against torch's 275 us once, 2026-11-28). torch's own figure stays a check
+// within that spread.
 void check_self_times(const fs::path& trace, const json& averages) {
   const auto ops = report_ops(trace);
   for (const std::string& name : torch_top_ops(averages, 5)) {
@@ -63,7 +69,11 @@ void check_self_times(const fs::path& trace, const json& averages) {
     const double self =
         torch.at("self_cpu_us").get<double>() - outside.at("self_cpu_us").get<double>();
     const double calls = torch.at("calls").get<double>() - outside.at("calls").get<double>();
-    CHECK(ops.at(name).first == Approx(self).epsilon(0.05));
+    const double call_stack = torch.at("call_stack_self_us").get<double>();
+    INFO("ours " << ops.at(name).first << " us, the call-stack rule's " << call_stack
+                 << " us, torch's " << self << " us");
+    CHECK(ops.at(name).first == Approx(call_stack).epsilon(0.001));
+    CHECK(ops.at(name).first == Approx(self).epsilon(0.25));
     CHECK(ops.at(name).second == calls);
   }
 }
