@@ -28,49 +28,59 @@ __global__ void relu_forward_kernel(const T* x, T* y, std::int64_t count) {
   }
 }
 
-__device__ inline float relu_gradient(float y, float dy) { return y > 0.0f ? dy : dy * 0.0f; }
-__device__ inline float add_value(float a, float b, bool relu) {
-  const float sum = a + b;
-  return relu && !(sum > 0.0f) ? sum * 0.0f : sum;
-}
-
-template <class T>
-__global__ void relu_backward_kernel(const T* y, const T* dy, T* dx, std::int64_t count) {
-  for (std::int64_t i = first_index(); i < count; i += grid_stride())
-    dx[i] = from_float<T>(relu_gradient(to_float(y[i]), to_float(dy[i])));
-}
-
-template <class T>
-__global__ void add_kernel(const T* a, const T* b, T* y, std::int64_t count, bool relu) {
-  for (std::int64_t i = first_index(); i < count; i += grid_stride())
-    y[i] = from_float<T>(add_value(to_float(a[i]), to_float(b[i]), relu));
-}
-
-// The same two kernels over Packs of 16 bytes (launch.cuh), for the
-// ResNet's largest tensors: 2-byte elements one a thread leave most of the
-// bandwidth unused.
-template <class T>
-__global__ void relu_backward_packed_kernel(const Pack<T>* y, const Pack<T>* dy, Pack<T>* dx,
-                                            std::int64_t packs) {
-  for (std::int64_t i = first_index(); i < packs; i += grid_stride()) {
-    const Pack<T> out = y[i], gradient = dy[i];
-    Pack<T> in;
-    for (int k = 0; k < Pack<T>::kSize; ++k)
-      in.v[k] = from_float<T>(relu_gradient(to_float(out.v[k]), to_float(gradient.v[k])));
-    dx[i] = in;
+// out = op(a, b) element by element, computed in float32.
+struct ReluGradient {  // a: the ReLU's output, b: its output gradient
+  __device__ float operator()(float y, float dy) const { return y > 0.0f ? dy : dy * 0.0f; }
+};
+struct AddValue {
+  bool relu;
+  __device__ float operator()(float a, float b) const {
+    const float sum = a + b;
+    return relu && !(sum > 0.0f) ? sum * 0.0f : sum;
   }
+};
+
+template <class T, class Op>
+__global__ void binary_kernel(const T* a, const T* b, T* out, std::int64_t count, Op op) {
+  for (std::int64_t i = first_index(); i < count; i += grid_stride())
+    out[i] = from_float<T>(op(to_float(a[i]), to_float(b[i])));
 }
 
-template <class T>
-__global__ void add_packed_kernel(const Pack<T>* a, const Pack<T>* b, Pack<T>* y,
-                                  std::int64_t packs, bool relu) {
+// The same over Packs of 16 bytes (launch.cuh), for the ResNet's largest
+// tensors: 2-byte elements one a thread leave most of the bandwidth unused.
+template <class T, class Op>
+__global__ void binary_packed_kernel(const Pack<T>* a, const Pack<T>* b, Pack<T>* out,
+                                     std::int64_t packs, Op op) {
   for (std::int64_t i = first_index(); i < packs; i += grid_stride()) {
     const Pack<T> left = a[i], right = b[i];
-    Pack<T> sum;
+    Pack<T> result;
     for (int k = 0; k < Pack<T>::kSize; ++k)
-      sum.v[k] = from_float<T>(add_value(to_float(left.v[k]), to_float(right.v[k]), relu));
-    y[i] = sum;
+      result.v[k] = from_float<T>(op(to_float(left.v[k]), to_float(right.v[k])));
+    out[i] = result;
   }
+}
+
+// Whole packs where every buffer is 16-byte aligned, then the tail (or all
+// of it, where one is not) element by element.
+template <class Op>
+void launch_binary(Precision type, const void* a, const void* b, void* out, std::int64_t count,
+                   Op op, cudaStream_t stream) {
+  dispatch(type, [&](auto tag) {
+    using T = decltype(tag);
+    const auto* left = static_cast<const T*>(a);
+    const auto* right = static_cast<const T*>(b);
+    auto* result = static_cast<T*>(out);
+    const std::int64_t packs = packed_count<T>(count, {a, b, out});
+    if (packs > 0)
+      binary_packed_kernel<<<blocks_for(packs), kThreads, 0, stream>>>(
+          reinterpret_cast<const Pack<T>*>(left), reinterpret_cast<const Pack<T>*>(right),
+          reinterpret_cast<Pack<T>*>(result), packs, op);
+    const std::int64_t done = packs * Pack<T>::kSize;
+    if (done < count)
+      binary_kernel<<<blocks_for(count - done), kThreads, 0, stream>>>(
+          left + done, right + done, result + done, count - done, op);
+  });
+  PARITY_CUDA_CHECK_LAUNCH();
 }
 
 __global__ void add_bias_kernel(float* y, const float* bias, std::int64_t rows, std::int64_t cols) {
@@ -120,42 +130,12 @@ void relu_forward(Precision type, const void* x, void* y, std::int64_t count, cu
 
 void relu_backward(Precision type, const void* y, const void* dy, void* dx, std::int64_t count,
                    cudaStream_t stream) {
-  dispatch(type, [&](auto tag) {
-    using T = decltype(tag);
-    const auto* out = static_cast<const T*>(y);
-    const auto* gradient = static_cast<const T*>(dy);
-    auto* in = static_cast<T*>(dx);
-    const std::int64_t packs = packed_count<T>(count, {y, dy, dx});
-    if (packs > 0)
-      relu_backward_packed_kernel<<<blocks_for(packs), kThreads, 0, stream>>>(
-          reinterpret_cast<const Pack<T>*>(out), reinterpret_cast<const Pack<T>*>(gradient),
-          reinterpret_cast<Pack<T>*>(in), packs);
-    const std::int64_t done = packs * Pack<T>::kSize;
-    if (done < count)
-      relu_backward_kernel<<<blocks_for(count - done), kThreads, 0, stream>>>(
-          out + done, gradient + done, in + done, count - done);
-  });
-  PARITY_CUDA_CHECK_LAUNCH();
+  launch_binary(type, y, dy, dx, count, ReluGradient{}, stream);
 }
 
 void add(Precision type, const void* a, const void* b, void* y, std::int64_t count, bool relu,
          cudaStream_t stream) {
-  dispatch(type, [&](auto tag) {
-    using T = decltype(tag);
-    const auto* left = static_cast<const T*>(a);
-    const auto* right = static_cast<const T*>(b);
-    auto* sum = static_cast<T*>(y);
-    const std::int64_t packs = packed_count<T>(count, {a, b, y});
-    if (packs > 0)
-      add_packed_kernel<<<blocks_for(packs), kThreads, 0, stream>>>(
-          reinterpret_cast<const Pack<T>*>(left), reinterpret_cast<const Pack<T>*>(right),
-          reinterpret_cast<Pack<T>*>(sum), packs, relu);
-    const std::int64_t done = packs * Pack<T>::kSize;
-    if (done < count)
-      add_kernel<<<blocks_for(count - done), kThreads, 0, stream>>>(left + done, right + done,
-                                                                   sum + done, count - done, relu);
-  });
-  PARITY_CUDA_CHECK_LAUNCH();
+  launch_binary(type, a, b, y, count, AddValue{relu}, stream);
 }
 
 void add_bias(float* y, const float* bias, std::int64_t rows, std::int64_t cols,
