@@ -1,12 +1,9 @@
 // `parity record -- COMMAND ARGS...`: profiles any CUDA program through the
 // CUDA injection library (libparity_cuda_inject.so), one trace database per
 // process that initializes CUDA (see parity/profiler/record_request.hpp).
-#include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <iostream>
-#include <optional>
 #include <regex>
 
 #include "child_process.hpp"
