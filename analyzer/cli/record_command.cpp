@@ -1,7 +1,6 @@
 // `parity record -- COMMAND ARGS...`: profiles any CUDA program through the
 // CUDA injection library (libparity_cuda_inject.so), one trace database per
 // process that initializes CUDA (see parity/profiler/record_request.hpp).
-
 #include <filesystem>
 #include <iostream>
 #include <regex>
