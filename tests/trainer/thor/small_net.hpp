@@ -36,7 +36,10 @@ struct SmallNet {
   Sequential root{"", tracing};
   ModelState state;
 
-  explicit SmallNet(std::int64_t batch, int threads = 0) : backend(make_cpu_backend({threads, true})) {
+  explicit SmallNet(std::int64_t batch, int threads = 0) : SmallNet(batch, make_cpu_backend({threads, true})) {}
+
+  // The same network on another backend.
+  SmallNet(std::int64_t batch, std::unique_ptr<Backend> on) : backend(std::move(on)) {
     const Conv2dSpec conv1{3, 16, 3, 1, 1, image_dims(batch), true};
     const Conv2dSpec conv2{16, 8, 3, 2, 0, {batch, 16, 6, 6}, true, 1};
     root.add(std::make_unique<Layer>("conv1", tracing, backend->conv2d(conv1), WeightGeometry::conv(conv1)));

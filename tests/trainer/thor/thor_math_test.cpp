@@ -39,9 +39,11 @@ std::vector<double> dense(const BlockDiagonal& m) {
 }  // namespace
 
 TEST_CASE("block-diagonal storage: full blocks of 128, then the rest", "[unit]") {
-  CHECK(BlockDiagonal::storage_size(64) == 64 * 64);
-  CHECK(BlockDiagonal::storage_size(128) == 128 * 128);
-  CHECK(BlockDiagonal::storage_size(300) == 2 * 128 * 128 + 44 * 44);
+  CHECK(BlockLayout{64}.storage_size() == 64 * 64);
+  CHECK(BlockLayout{128}.storage_size() == 128 * 128);
+  CHECK(BlockLayout{300}.storage_size() == 2 * 128 * 128 + 44 * 44);
+  CHECK(BlockLayout{300}.full_blocks() == 2);
+  CHECK(BlockLayout{300}.block_offset(2) == 2 * 128 * 128);
   const BlockDiagonal m(300);
   CHECK(m.blocks() == 3);
   CHECK(m.block_size(2) == 44);

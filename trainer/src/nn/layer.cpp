@@ -2,6 +2,10 @@
 
 namespace parity::trainer {
 
+WeightGeometry WeightGeometry::conv(const Conv2dSpec& spec) {
+  return {kConv, spec.kernel, spec.stride, spec.padding, spec.end_padding()};
+}
+
 Layer::Layer(std::string name, Tracing& tracing, std::unique_ptr<LayerOp> op, Kind kind)
     : Module(std::move(name), tracing), op_(std::move(op)), kind_(kind) {
   name_op_ranges();

@@ -11,6 +11,7 @@
 #include "gradient_check.hpp"
 #include "input_stager.hpp"
 #include "kernels.hpp"
+#include "kronecker_engine.hpp"
 #include "parity/core/error.hpp"
 #include "sgd_table.hpp"
 
@@ -228,6 +229,10 @@ class CudaBackend final : public Backend {
 
   // The whole device: the input stager's copy stream and NCCL's stream too,
   // so that a trace flushed after this holds no copy still in flight.
+  std::unique_ptr<KroneckerEngine> kronecker_engine(std::span<const KroneckerLayerShape> layers) override {
+    return cuda::make_kronecker_engine(context_, layers);
+  }
+
   void synchronize() override { PARITY_CUDA_CHECK(cudaDeviceSynchronize()); }
   BackendStats stats() const override { return context_.stats; }
 

@@ -16,6 +16,7 @@
 
 #include "parity/trainer/backend/tensor.hpp"
 #include "parity/trainer/loss/softmax_cross_entropy.hpp"
+#include "parity/trainer/optim/kronecker_engine.hpp"
 
 namespace parity::profiler {
 class Recorder;
@@ -196,6 +197,13 @@ class Backend {
   // same build. Any gap between two spans is zero and stays zero, so a
   // message may cover it. Call it once, before training.
   virtual std::vector<std::span<float>> contiguous_gradients(std::span<ParamTensors* const> params) = 0;
+
+  // THOR's arithmetic for these layers where this backend keeps its tensors;
+  // null, the default, when the host engine (make_host_kronecker_engine) is
+  // the one to use.
+  virtual std::unique_ptr<KroneckerEngine> kronecker_engine(std::span<const KroneckerLayerShape> /*layers*/) {
+    return nullptr;
+  }
 
   // Waits until the work queued so far has finished (a GPU backend queues
   // asynchronously; the CPU backend has nothing queued).

@@ -8,23 +8,11 @@
 #include <cstdint>
 
 #include "parity/trainer/backend/backend.hpp"
+#include "parity/trainer/nn/weight_geometry.hpp"
 
 namespace parity::trainer {
 
 struct Parameter;
-
-// How a layer's weight meets its input: what turns the input into the
-// columns the weight multiplies (im2col for a convolution).
-struct WeightGeometry {
-  enum Kind { kConv, kLinear };
-  Kind kind = kLinear;
-  std::int64_t kernel = 1, stride = 1, padding = 0, padding_end = 0;
-
-  static WeightGeometry conv(const Conv2dSpec& spec) {
-    return {kConv, spec.kernel, spec.stride, spec.padding, spec.end_padding()};
-  }
-  static WeightGeometry linear() { return {}; }
-};
 
 class CurvatureTap {
  public:

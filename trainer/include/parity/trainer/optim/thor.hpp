@@ -18,6 +18,7 @@
 #include "parity/trainer/dist/communicator.hpp"
 #include "parity/trainer/nn/curvature_tap.hpp"
 #include "parity/trainer/nn/module.hpp"
+#include "parity/trainer/optim/kronecker_engine.hpp"
 
 namespace parity::trainer {
 
@@ -41,8 +42,9 @@ struct ThorOptions {
 class ThorPreconditioner final : public CurvatureTap {
  public:
   // The THOR layers are the parameters of `state` with a 2-D (classifier) or
-  // 4-D (convolution) shape, in registration order. `communicator` (null: one
-  // rank) and `recorder` (null: no trace) are kept.
+  // 4-D (convolution) shape, in registration order. The arithmetic is the
+  // backend's KroneckerEngine where it has one (CUDA), else the host's.
+  // `communicator` (null: one rank) and `recorder` (null: no trace) are kept.
   ThorPreconditioner(Backend& backend, const ModelState& state, ThorOptions options,
                      Communicator* communicator, profiler::Recorder* recorder);
   ~ThorPreconditioner() override;
@@ -70,16 +72,17 @@ class ThorPreconditioner final : public CurvatureTap {
   void import_state(const std::vector<importers::NamedTensor>& tensors, const std::string& where);
 
  private:
-  thor::LayerCurvature& layer_of(const Parameter& weight);
+  std::size_t layer_of(const Parameter& weight) const;
   void refresh(std::int64_t step, double loss_scale);
   void average_over_ranks(bool statistics);
 
-  Backend& backend_;
   ThorOptions options_;
   Communicator* communicator_;
   profiler::Recorder* recorder_;
   std::vector<thor::LayerCurvature> layers_;
   std::vector<std::int32_t> layer_by_parameter_;  // -1: not a THOR layer
+  std::vector<const Tensor*> grads_;              // the weight gradient of each layer, in order
+  std::unique_ptr<KroneckerEngine> engine_;
   bool has_inverses_ = false;
   bool refresh_due_ = true;
   bool collecting_ = false;
