@@ -247,8 +247,12 @@ void CudaKroneckerEngine::invert(std::span<const InverseSettings> settings) {
   const std::size_t matrix_bytes = static_cast<std::size_t>(count * kBlockElements) * sizeof(double);
   DeviceBuffer factors(matrix_bytes, stream), solutions(matrix_bytes, stream), inverses(matrix_bytes, stream);
   const DeviceBuffer damped_table = copy_to_device(damped.data(), damped.size() * sizeof(damped[0]), stream);
+  // Per block: 1 where it holds a NaN or an Inf, then cuSOLVER's info (the
+  // order of the first minor that is not positive definite).
+  const DeviceBuffer checks(2 * static_cast<std::size_t>(count) * sizeof(int), stream);
+  PARITY_CUDA_CHECK(cudaMemsetAsync(checks.data(), 0, checks.bytes(), stream));
   kernels::pack_damped_blocks(damped_table.as<kernels::DampedBlock>(), count, factors.as<double>(),
-                              solutions.as<double>(), stream);
+                              solutions.as<double>(), checks.as<int>(), stream);
   std::vector<double*> factor_pointers, solution_pointers;
   for (std::int64_t b = 0; b < count; ++b) {
     factor_pointers.push_back(factors.as<double>() + b * kBlockElements);
@@ -258,16 +262,15 @@ void CudaKroneckerEngine::invert(std::span<const InverseSettings> settings) {
       copy_to_device(factor_pointers.data(), factor_pointers.size() * sizeof(double*), stream);
   const DeviceBuffer solution_table =
       copy_to_device(solution_pointers.data(), solution_pointers.size() * sizeof(double*), stream);
-  const DeviceBuffer infos(static_cast<std::size_t>(count) * sizeof(int), stream);
   const int n = as_int(kThorBlockSize);
   check_solver(cusolverDnDpotrfBatched(solver_, CUBLAS_FILL_MODE_LOWER, n, factor_table.as<double*>(), n,
-                                       infos.as<int>(), as_int(count)),
+                                       checks.as<int>() + count, as_int(count)),
                "cusolverDnDpotrfBatched");
-  std::vector<int> info(static_cast<std::size_t>(count));
-  PARITY_CUDA_CHECK(cudaMemcpyAsync(info.data(), infos.data(), infos.bytes(), cudaMemcpyDeviceToHost, stream));
+  std::vector<int> check(2 * static_cast<std::size_t>(count));
+  PARITY_CUDA_CHECK(cudaMemcpyAsync(check.data(), checks.data(), checks.bytes(), cudaMemcpyDeviceToHost, stream));
   context_.synchronize();
   for (std::int64_t b = 0; b < count; ++b)
-    if (info[b] != 0) {
+    if (check[b] != 0 || check[count + b] != 0) {
       const auto& [l, block] = owners[b];
       throw Error("the damped curvature factor of " + settings[l].layer + " (block " + std::to_string(block) +
                       ", " + std::to_string(damped[b].size) + " rows) is not positive definite",

@@ -29,15 +29,17 @@ __global__ void im2col_hwc_kernel(const float* image, float* columns, Im2colShap
 constexpr std::int64_t kBlockElements = std::int64_t(kPaddedBlock) * kPaddedBlock;
 
 __global__ void pack_damped_blocks_kernel(const DampedBlock* blocks, std::int64_t count, double* factors,
-                                          double* identities) {
+                                          double* identities, int* non_finite) {
   for (std::int64_t index = first_index(); index < count * kBlockElements; index += grid_stride()) {
     const DampedBlock block = blocks[index / kBlockElements];
     const std::int64_t element = index % kBlockElements;
     const int row = int(element / kPaddedBlock), col = int(element % kPaddedBlock);
     const bool diagonal = row == col;
     double value = diagonal ? 1.0 : 0.0;
-    if (row < block.size && col < block.size)
+    if (row < block.size && col < block.size) {
       value = double(block.source[row * block.size + col]) + (diagonal ? block.damping : 0.0);
+      if (!isfinite(value)) non_finite[index / kBlockElements] = 1;
+    }
     factors[index] = value;
     identities[index] = diagonal ? 1.0 : 0.0;
   }
@@ -76,9 +78,9 @@ void im2col_hwc(const float* image, float* columns, const Im2colShape& shape, cu
 }
 
 void pack_damped_blocks(const DampedBlock* blocks, std::int64_t count, double* factors, double* identities,
-                        cudaStream_t stream) {
-  pack_damped_blocks_kernel<<<blocks_for(count * kBlockElements), kThreads, 0, stream>>>(blocks, count,
-                                                                                         factors, identities);
+                        int* non_finite, cudaStream_t stream) {
+  pack_damped_blocks_kernel<<<blocks_for(count * kBlockElements), kThreads, 0, stream>>>(
+      blocks, count, factors, identities, non_finite);
   PARITY_CUDA_CHECK_LAUNCH();
 }
 

@@ -37,10 +37,11 @@ struct DampedBlock {
   std::int32_t size;
   double damping;
 };
-// factors[b] = block b + damping * I, padded; identities[b] = I. `blocks`
-// is a device array of `count` entries.
+// factors[b] = block b + damping * I, padded; identities[b] = I; and
+// non_finite[b] set to 1 where block b holds a NaN or an Inf (left as it is
+// elsewhere: the caller zeroes it). `blocks` is a device array of `count`.
 void pack_damped_blocks(const DampedBlock* blocks, std::int64_t count, double* factors, double* identities,
-                        cudaStream_t stream);
+                        int* non_finite, cudaStream_t stream);
 
 // Where an inverse goes: `target` is `size` x `size` floats, written as
 // scale * the lower triangle of inverses[b], mirrored (exactly symmetric).
