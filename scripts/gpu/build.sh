@@ -4,7 +4,7 @@
 # libraries but none of our Debian libraries:
 #
 #   scripts/gpu/build.sh [TARGET...]
-#     default: cupti_tests cuda_backend_tests gpu_trainer_bench parity parity_cuda_inject
+#     default: cupti_tests cuda_backend_tests gpu_trainer_bench parity parity_cuda_inject parity-train
 #
 # Writes gpu-stage/ (git-ignored): bin/ with the targets, lib/ with every
 # shared library they need that is neither glibc's nor NVIDIA's (those come
@@ -18,7 +18,7 @@ build_dir=${PARITY_GPU_BUILD_DIR:-$root/build-gpu}
 stage=$root/gpu-stage
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] ||
-  targets=(cupti_tests cuda_backend_tests gpu_trainer_bench parity parity_cuda_inject)
+  targets=(cupti_tests cuda_backend_tests gpu_trainer_bench parity parity_cuda_inject parity-train)
 
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "gpu/build.sh: no nvcc: the CUDA 13 toolkit is needed to build the GPU targets" >&2
@@ -38,7 +38,7 @@ mkdir -p "$stage/bin" "$stage/lib"
 # (newer there: Python 3.12's image; an older copy of ours first on the path
 # could break its NVIDIA libraries), the driver's and the NVIDIA libraries of
 # its PyTorch install.
-provided='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libutil|libgcc_s|libstdc\+\+|libcuda|libcudart|libcupti|libcudnn|libcublas|libcublasLt|libnccl|libnvrtc|libnvJitLink)\.so'
+provided='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libutil|libgcc_s|libstdc\+\+|libcuda|libcudart|libcupti|libcudnn|libcublas|libcublasLt|libcusolver|libcusparse|libnccl|libnvrtc|libnvJitLink)\.so'
 for target in "${targets[@]}"; do
   # An executable, or a shared library (parity_cuda_inject), which goes into
   # bin/ beside parity, where `parity record` looks for it.

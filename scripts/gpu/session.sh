@@ -7,7 +7,8 @@
 #     batch 256, 20 steps), 200 s for `parity record` (2 rounds)
 #
 # Runs every staged test binary (on_device.sh), the benchmark (bench.sh),
-# `parity record` on a PyTorch script (record_check.sh) and PyTorch's own
+# THOR against SGD (thor_check.sh), `parity record` on a PyTorch script
+# (record_check.sh) and PyTorch's own
 # 16-bit spread (amp_gradient_spread.py), then packs the logs into
 # $OUT/logs.tar.gz and gzips each trace: the device tool brings back at most
 # 8 files.
@@ -34,6 +35,10 @@ if [ -x "$root/gpu-stage/bin/gpu_trainer_bench" ]; then
     summary+=("report of the traced float16 run: exit $?")
     head -40 "$out/report-float16.log"
   fi
+fi
+if [ -x "$root/gpu-stage/bin/parity-train" ]; then
+  timeout -k 10 "$bench_seconds" bash "$root/scripts/gpu/thor_check.sh" 128 float16
+  summary+=("THOR against SGD: exit $?")
 fi
 if [ -x "$root/gpu-stage/bin/parity" ]; then
   timeout -k 10 "$record_seconds" bash "$root/scripts/gpu/record_check.sh" 2 256 30
