@@ -31,15 +31,19 @@ EngineResult run_engine(Backend& backend, KroneckerEngine& engine, bool plant_na
   std::vector<float> conv_input = random_floats(element_count(kConvInput), 1);
   if (plant_nan) conv_input[17] = std::nanf("");
   engine.collect_input(0, kConv, backend.from_host(kConvInput, conv_input));
-  engine.collect_output_grad(0, backend.from_host(kConvOutputGrad, random_floats(element_count(kConvOutputGrad), 2)));
-  engine.collect_input(1, WeightGeometry::linear(), backend.from_host(kFcInput, random_floats(element_count(kFcInput), 3)));
-  engine.collect_output_grad(1, backend.from_host(kFcOutputGrad, random_floats(element_count(kFcOutputGrad), 4)));
+  engine.collect_output_grad(
+      0, backend.from_host(kConvOutputGrad, random_floats(element_count(kConvOutputGrad), 2)));
+  engine.collect_input(1, WeightGeometry::linear(),
+                       backend.from_host(kFcInput, random_floats(element_count(kFcInput), 3)));
+  engine.collect_output_grad(
+      1, backend.from_host(kFcOutputGrad, random_floats(element_count(kFcOutputGrad), 4)));
   // The scales a convolution of 25 output pixels and batch 4 gets under a loss scale of 8.
   engine.form_factors(0, {1.0 / 25, 16.0 / 64 / 25});
   engine.form_factors(1, {1.0, 1.0 / 64});
   const std::vector<InverseSettings> settings{{0.2, 0.2, "conv.weight"}, {0.17, 1.0, "fc.weight"}};
   engine.invert(settings);
-  const Tensor conv_grad = backend.from_host(kConvWeight, random_floats(element_count(kConvWeight), 5));
+  const Tensor conv_grad =
+      backend.from_host(kConvWeight, random_floats(element_count(kConvWeight), 5));
   const Tensor fc_grad = backend.from_host(kFcWeight, random_floats(element_count(kFcWeight), 6));
   const std::vector<const Tensor*> grads{&conv_grad, &fc_grad};
   engine.precondition(grads);
@@ -53,7 +57,8 @@ EngineResult run_engine(Backend& backend, KroneckerEngine& engine, bool plant_na
 
 }  // namespace
 
-TEST_CASE("the CUDA THOR engine's factors, inverses and preconditioning match the host engine's", "[gpu]") {
+TEST_CASE("the CUDA THOR engine's factors, inverses and preconditioning match the host engine's",
+          "[gpu]") {
   if (skip_without_gpu()) return;
   const auto host = make_host_kronecker_engine(cpu(), kShapes);
   const auto device = gpu().kronecker_engine(kShapes);
@@ -79,7 +84,8 @@ TEST_CASE("the CUDA THOR engine refuses a factor holding NaN, naming the layer",
 TEST_CASE("two THOR steps of the small network on the GPU match the CPU's", "[gpu]") {
   if (skip_without_gpu()) return;
   constexpr std::int64_t kBatch = 4;
-  constexpr double kLr = 0.05, kMomentum = 0.9, kWeightDecay = 5e-4, kDamping = 0.03, kLossScale = 128;
+  constexpr double kLr = 0.05, kMomentum = 0.9, kWeightDecay = 5e-4, kDamping = 0.03,
+                   kLossScale = 128;
   struct Run {
     std::vector<std::vector<float>> updates, inverses;
   };
@@ -107,7 +113,8 @@ TEST_CASE("two THOR steps of the small network on the GPU match the CPU's", "[gp
       for (std::size_t k = 0; k < update.size(); ++k) update[k] -= initial[i][k];
       result.updates.push_back(std::move(update));
     }
-    for (const auto& inverse : thor.export_state()) result.inverses.push_back(inverse.values<float>());
+    for (const auto& inverse : thor.export_state())
+      result.inverses.push_back(inverse.values<float>());
     return result;
   };
   const Run want = run(make_cpu_backend({1, true})), got = run(make_cuda_backend({}));

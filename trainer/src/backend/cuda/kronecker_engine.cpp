@@ -21,10 +21,12 @@ constexpr std::int64_t kBlockElements = kThorBlockSize * kThorBlockSize;
 
 void check_solver(cusolverStatus_t status, const char* call) {
   if (status != CUSOLVER_STATUS_SUCCESS)
-    throw Error(std::string(call) + " failed with cuSOLVER status " + std::to_string(static_cast<int>(status)),
+    throw Error(std::string(call) + " failed with cuSOLVER status " +
+                    std::to_string(static_cast<int>(status)),
                 "THOR on cuda",
-                status == CUSOLVER_STATUS_ALLOC_FAILED ? "the GPU is out of memory: lower batch_size"
-                                                       : "is the cuSOLVER library the CUDA runtime's?");
+                status == CUSOLVER_STATUS_ALLOC_FAILED
+                    ? "the GPU is out of memory: lower batch_size"
+                    : "is the cuSOLVER library the CUDA runtime's?");
 }
 
 int as_int(std::int64_t value) { return static_cast<int>(value); }
@@ -57,7 +59,8 @@ struct DeviceLayer {
 
 class CudaKroneckerEngine final : public KroneckerEngine {
  public:
-  CudaKroneckerEngine(Context& context, std::span<const KroneckerLayerShape> shapes) : context_(context) {
+  CudaKroneckerEngine(Context& context, std::span<const KroneckerLayerShape> shapes)
+      : context_(context) {
     check_solver(cusolverDnCreate(&solver_), "cusolverDnCreate");
     check_solver(cusolverDnSetStream(solver_, context_.stream), "cusolverDnSetStream");
     for (const KroneckerLayerShape& shape : shapes) {
@@ -84,7 +87,8 @@ class CudaKroneckerEngine final : public KroneckerEngine {
                           context_.stream);
     } else {
       const Tensor x = as_type(context_, input, Precision::kFloat32);
-      layer.input_statistic = gram_blocks({data(x), layer.shape.columns, n, false}, 1.0 / double(n));
+      layer.input_statistic =
+          gram_blocks({data(x), layer.shape.columns, n, false}, 1.0 / double(n));
     }
   }
 
@@ -106,18 +110,21 @@ class CudaKroneckerEngine final : public KroneckerEngine {
   void form_factors(std::size_t l, const FactorScales& scales) override {
     DeviceLayer& layer = layers_.at(l);
     if (layer.shape.conv) {
-      const kernels::Im2colShape shape{layer.input[1],          layer.input[2],
-                                       layer.input[3],          layer.geometry.kernel,
-                                       layer.geometry.stride,   layer.geometry.padding,
-                                       output_size(layer, 2),   output_size(layer, 3)};
+      const kernels::Im2colShape shape{layer.input[1],        layer.input[2],
+                                       layer.input[3],        layer.geometry.kernel,
+                                       layer.geometry.stride, layer.geometry.padding,
+                                       output_size(layer, 2), output_size(layer, 3)};
       const std::int64_t pixels = shape.out_h * shape.out_w;
       if (pixels != layer.out_pixels)
-        throw Error("THOR layer " + std::to_string(l) + ": the input gives " + std::to_string(pixels) +
-                        " output pixels, the output gradient " + std::to_string(layer.out_pixels),
+        throw Error("THOR layer " + std::to_string(l) + ": the input gives " +
+                        std::to_string(pixels) + " output pixels, the output gradient " +
+                        std::to_string(layer.out_pixels),
                     "THOR on cuda");
       const DeviceBuffer columns = floats(layer.shape.columns * pixels, context_.stream);
-      kernels::im2col_hwc(layer.input_statistic.as<float>(), columns.as<float>(), shape, context_.stream);
-      layer.a = gram_blocks({columns.as<float>(), layer.shape.columns, pixels, true}, scales.a_scale);
+      kernels::im2col_hwc(layer.input_statistic.as<float>(), columns.as<float>(), shape,
+                          context_.stream);
+      layer.a =
+          gram_blocks({columns.as<float>(), layer.shape.columns, pixels, true}, scales.a_scale);
       layer.g = gram_blocks({layer.output_statistic.as<float>(), layer.shape.rows, pixels, false},
                             scales.g_scale);
       layer.input_statistic = DeviceBuffer();
@@ -136,8 +143,8 @@ class CudaKroneckerEngine final : public KroneckerEngine {
   std::vector<float> read(std::size_t l, KroneckerPart part) override {
     const DeviceBuffer& source = storage(l, part);
     std::vector<float> values(source.bytes() / sizeof(float));
-    PARITY_CUDA_CHECK(cudaMemcpyAsync(values.data(), source.data(), source.bytes(), cudaMemcpyDeviceToHost,
-                                      context_.stream));
+    PARITY_CUDA_CHECK(cudaMemcpyAsync(values.data(), source.data(), source.bytes(),
+                                      cudaMemcpyDeviceToHost, context_.stream));
     context_.synchronize();
     return values;
   }
@@ -145,11 +152,12 @@ class CudaKroneckerEngine final : public KroneckerEngine {
   void write(std::size_t l, KroneckerPart part, std::span<const float> values) override {
     DeviceBuffer& target = storage(l, part);
     if (target.bytes() != values.size_bytes())
-      throw Error("THOR layer " + std::to_string(l) + " keeps " + std::to_string(target.bytes() / sizeof(float)) +
+      throw Error("THOR layer " + std::to_string(l) + " keeps " +
+                      std::to_string(target.bytes() / sizeof(float)) +
                       " values of this part, not " + std::to_string(values.size()),
                   "THOR on cuda");
-    PARITY_CUDA_CHECK(cudaMemcpyAsync(target.data(), values.data(), values.size_bytes(), cudaMemcpyHostToDevice,
-                                      context_.stream));
+    PARITY_CUDA_CHECK(cudaMemcpyAsync(target.data(), values.data(), values.size_bytes(),
+                                      cudaMemcpyHostToDevice, context_.stream));
     context_.synchronize();  // `values` may go as soon as this returns
   }
 
@@ -172,17 +180,21 @@ class CudaKroneckerEngine final : public KroneckerEngine {
 
   DeviceBuffer gram_blocks(const GramSource& m, double alpha);
   // out = grad's rows times G^-1's blocks (left) or its columns times A^-1's (right).
-  void multiply_left(const float* grad, const DeviceBuffer& g_inverse, float* out, std::int64_t rows,
-                     std::int64_t columns);
-  void multiply_right(const float* grad, const DeviceBuffer& a_inverse, float* out, std::int64_t rows,
-                      std::int64_t columns);
+  void multiply_left(const float* grad, const DeviceBuffer& g_inverse, float* out,
+                     std::int64_t rows, std::int64_t columns);
+  void multiply_right(const float* grad, const DeviceBuffer& a_inverse, float* out,
+                      std::int64_t rows, std::int64_t columns);
   DeviceBuffer& storage(std::size_t l, KroneckerPart part) {
     DeviceLayer& layer = layers_.at(l);
     switch (part) {
-      case KroneckerPart::kInputStatistic: return layer.input_statistic;
-      case KroneckerPart::kOutputStatistic: return layer.output_statistic;
-      case KroneckerPart::kAInverse: return layer.a_inverse;
-      case KroneckerPart::kGInverse: return layer.g_inverse;
+      case KroneckerPart::kInputStatistic:
+        return layer.input_statistic;
+      case KroneckerPart::kOutputStatistic:
+        return layer.output_statistic;
+      case KroneckerPart::kAInverse:
+        return layer.a_inverse;
+      case KroneckerPart::kGInverse:
+        return layer.g_inverse;
     }
     throw Error("unknown THOR part", "THOR on cuda");
   }
@@ -207,15 +219,17 @@ DeviceBuffer CudaKroneckerEngine::gram_blocks(const GramSource& m, double alpha)
   const cublasOperation_t second = m.rows_contiguous ? CUBLAS_OP_N : CUBLAS_OP_T;
   if (layout.full_blocks() > 0)
     PARITY_CUBLAS_CHECK(cublasSgemmStridedBatched(
-        context_.cublas, first, second, as_int(kThorBlockSize), as_int(kThorBlockSize), as_int(m.length), &a,
-        m.data, as_int(lead), block_stride, m.data, as_int(lead), block_stride, &kZero, out.as<float>(),
-        as_int(kThorBlockSize), kBlockElements, as_int(layout.full_blocks())));
+        context_.cublas, first, second, as_int(kThorBlockSize), as_int(kThorBlockSize),
+        as_int(m.length), &a, m.data, as_int(lead), block_stride, m.data, as_int(lead),
+        block_stride, &kZero, out.as<float>(), as_int(kThorBlockSize), kBlockElements,
+        as_int(layout.full_blocks())));
   if (layout.blocks() > layout.full_blocks()) {
     const std::int64_t b = layout.full_blocks(), size = layout.block_size(b);
     const float* rows = m.data + b * block_stride;
-    PARITY_CUBLAS_CHECK(cublasSgemm(context_.cublas, first, second, as_int(size), as_int(size), as_int(m.length),
-                                    &a, rows, as_int(lead), rows, as_int(lead), &kZero,
-                                    out.as<float>() + layout.block_offset(b), as_int(size)));
+    PARITY_CUBLAS_CHECK(cublasSgemm(context_.cublas, first, second, as_int(size), as_int(size),
+                                    as_int(m.length), &a, rows, as_int(lead), rows, as_int(lead),
+                                    &kZero, out.as<float>() + layout.block_offset(b),
+                                    as_int(size)));
   }
   return out;
 }
@@ -244,9 +258,12 @@ void CudaKroneckerEngine::invert(std::span<const InverseSettings> settings) {
   }
   const auto count = static_cast<std::int64_t>(damped.size());
   const cudaStream_t stream = context_.stream;
-  const std::size_t matrix_bytes = static_cast<std::size_t>(count * kBlockElements) * sizeof(double);
-  DeviceBuffer factors(matrix_bytes, stream), solutions(matrix_bytes, stream), inverses(matrix_bytes, stream);
-  const DeviceBuffer damped_table = copy_to_device(damped.data(), damped.size() * sizeof(damped[0]), stream);
+  const std::size_t matrix_bytes =
+      static_cast<std::size_t>(count * kBlockElements) * sizeof(double);
+  DeviceBuffer factors(matrix_bytes, stream), solutions(matrix_bytes, stream),
+      inverses(matrix_bytes, stream);
+  const DeviceBuffer damped_table =
+      copy_to_device(damped.data(), damped.size() * sizeof(damped[0]), stream);
   // Per block: 1 where it holds a NaN or an Inf, then cuSOLVER's info (the
   // order of the first minor that is not positive definite).
   const DeviceBuffer checks(2 * static_cast<std::size_t>(count) * sizeof(int), stream);
@@ -263,30 +280,37 @@ void CudaKroneckerEngine::invert(std::span<const InverseSettings> settings) {
   const DeviceBuffer solution_table =
       copy_to_device(solution_pointers.data(), solution_pointers.size() * sizeof(double*), stream);
   const int n = as_int(kThorBlockSize);
-  check_solver(cusolverDnDpotrfBatched(solver_, CUBLAS_FILL_MODE_LOWER, n, factor_table.as<double*>(), n,
-                                       checks.as<int>() + count, as_int(count)),
-               "cusolverDnDpotrfBatched");
+  check_solver(
+      cusolverDnDpotrfBatched(solver_, CUBLAS_FILL_MODE_LOWER, n, factor_table.as<double*>(), n,
+                              checks.as<int>() + count, as_int(count)),
+      "cusolverDnDpotrfBatched");
   std::vector<int> check(2 * static_cast<std::size_t>(count));
-  PARITY_CUDA_CHECK(cudaMemcpyAsync(check.data(), checks.data(), checks.bytes(), cudaMemcpyDeviceToHost, stream));
+  PARITY_CUDA_CHECK(
+      cudaMemcpyAsync(check.data(), checks.data(), checks.bytes(), cudaMemcpyDeviceToHost, stream));
   context_.synchronize();
   for (std::int64_t b = 0; b < count; ++b)
     if (check[b] != 0 || check[count + b] != 0) {
       const auto& [l, block] = owners[b];
-      throw Error("the damped curvature factor of " + settings[l].layer + " (block " + std::to_string(block) +
-                      ", " + std::to_string(damped[b].size) + " rows) is not positive definite",
+      throw Error("the damped curvature factor of " + settings[l].layer + " (block " +
+                      std::to_string(block) + ", " + std::to_string(damped[b].size) +
+                      " rows) is not positive definite",
                   "THOR",
-                  "a factor held NaN or Inf (check the loss and loss_scale), or damping_init is not positive");
+                  "a factor held NaN or Inf (check the loss and loss_scale), or damping_init is "
+                  "not positive");
     }
   const double one = 1.0, zero = 0.0;
-  PARITY_CUBLAS_CHECK(cublasDtrsmBatched(context_.cublas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                                         CUBLAS_DIAG_NON_UNIT, n, n, &one, factor_table.as<const double*>(), n,
+  PARITY_CUBLAS_CHECK(cublasDtrsmBatched(context_.cublas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                                         CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n, &one,
+                                         factor_table.as<const double*>(), n,
                                          solution_table.as<double*>(), n, as_int(count)));
-  PARITY_CUBLAS_CHECK(cublasDgemmStridedBatched(context_.cublas, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &one,
-                                                solutions.as<double>(), n, kBlockElements, solutions.as<double>(),
-                                                n, kBlockElements, &zero, inverses.as<double>(), n, kBlockElements,
-                                                as_int(count)));
-  const DeviceBuffer target_table = copy_to_device(targets.data(), targets.size() * sizeof(targets[0]), stream);
-  kernels::unpack_inverse_blocks(target_table.as<kernels::InverseBlock>(), count, inverses.as<double>(), stream);
+  PARITY_CUBLAS_CHECK(cublasDgemmStridedBatched(
+      context_.cublas, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &one, solutions.as<double>(), n,
+      kBlockElements, solutions.as<double>(), n, kBlockElements, &zero, inverses.as<double>(), n,
+      kBlockElements, as_int(count)));
+  const DeviceBuffer target_table =
+      copy_to_device(targets.data(), targets.size() * sizeof(targets[0]), stream);
+  kernels::unpack_inverse_blocks(target_table.as<kernels::InverseBlock>(), count,
+                                 inverses.as<double>(), stream);
   for (DeviceLayer& layer : layers_) {
     layer.a = DeviceBuffer();
     layer.g = DeviceBuffer();
@@ -296,40 +320,43 @@ void CudaKroneckerEngine::invert(std::span<const InverseSettings> settings) {
 // A row-major [rows, columns] gradient is cuBLAS's [columns, rows]: a band
 // of rows there is a band of columns, multiplied from the right by the
 // (symmetric) block of G^-1.
-void CudaKroneckerEngine::multiply_left(const float* grad, const DeviceBuffer& g_inverse, float* out,
-                                        std::int64_t rows, std::int64_t columns) {
+void CudaKroneckerEngine::multiply_left(const float* grad, const DeviceBuffer& g_inverse,
+                                        float* out, std::int64_t rows, std::int64_t columns) {
   const BlockLayout layout{rows};
   const std::int64_t band = kThorBlockSize * columns;
   if (layout.full_blocks() > 0)
     PARITY_CUBLAS_CHECK(cublasSgemmStridedBatched(
-        context_.cublas, CUBLAS_OP_N, CUBLAS_OP_N, as_int(columns), as_int(kThorBlockSize), as_int(kThorBlockSize),
-        &kOne, grad, as_int(columns), band, g_inverse.as<float>(), as_int(kThorBlockSize), kBlockElements, &kZero,
-        out, as_int(columns), band, as_int(layout.full_blocks())));
+        context_.cublas, CUBLAS_OP_N, CUBLAS_OP_N, as_int(columns), as_int(kThorBlockSize),
+        as_int(kThorBlockSize), &kOne, grad, as_int(columns), band, g_inverse.as<float>(),
+        as_int(kThorBlockSize), kBlockElements, &kZero, out, as_int(columns), band,
+        as_int(layout.full_blocks())));
   if (layout.blocks() > layout.full_blocks()) {
     const std::int64_t b = layout.full_blocks(), size = layout.block_size(b);
-    PARITY_CUBLAS_CHECK(cublasSgemm(context_.cublas, CUBLAS_OP_N, CUBLAS_OP_N, as_int(columns), as_int(size),
-                                    as_int(size), &kOne, grad + b * band, as_int(columns),
-                                    g_inverse.as<float>() + layout.block_offset(b), as_int(size), &kZero,
-                                    out + b * band, as_int(columns)));
+    PARITY_CUBLAS_CHECK(cublasSgemm(context_.cublas, CUBLAS_OP_N, CUBLAS_OP_N, as_int(columns),
+                                    as_int(size), as_int(size), &kOne, grad + b * band,
+                                    as_int(columns), g_inverse.as<float>() + layout.block_offset(b),
+                                    as_int(size), &kZero, out + b * band, as_int(columns)));
   }
 }
 
 // A band of columns of the row-major gradient is a band of rows of cuBLAS's
 // view, multiplied from the left by the block of A^-1.
-void CudaKroneckerEngine::multiply_right(const float* grad, const DeviceBuffer& a_inverse, float* out,
-                                         std::int64_t rows, std::int64_t columns) {
+void CudaKroneckerEngine::multiply_right(const float* grad, const DeviceBuffer& a_inverse,
+                                         float* out, std::int64_t rows, std::int64_t columns) {
   const BlockLayout layout{columns};
   if (layout.full_blocks() > 0)
     PARITY_CUBLAS_CHECK(cublasSgemmStridedBatched(
-        context_.cublas, CUBLAS_OP_N, CUBLAS_OP_N, as_int(kThorBlockSize), as_int(rows), as_int(kThorBlockSize),
-        &kOne, a_inverse.as<float>(), as_int(kThorBlockSize), kBlockElements, grad, as_int(columns),
-        kThorBlockSize, &kZero, out, as_int(columns), kThorBlockSize, as_int(layout.full_blocks())));
+        context_.cublas, CUBLAS_OP_N, CUBLAS_OP_N, as_int(kThorBlockSize), as_int(rows),
+        as_int(kThorBlockSize), &kOne, a_inverse.as<float>(), as_int(kThorBlockSize),
+        kBlockElements, grad, as_int(columns), kThorBlockSize, &kZero, out, as_int(columns),
+        kThorBlockSize, as_int(layout.full_blocks())));
   if (layout.blocks() > layout.full_blocks()) {
-    const std::int64_t b = layout.full_blocks(), size = layout.block_size(b), start = layout.block_start(b);
-    PARITY_CUBLAS_CHECK(cublasSgemm(context_.cublas, CUBLAS_OP_N, CUBLAS_OP_N, as_int(size), as_int(rows),
-                                    as_int(size), &kOne, a_inverse.as<float>() + layout.block_offset(b),
-                                    as_int(size), grad + start, as_int(columns), &kZero, out + start,
-                                    as_int(columns)));
+    const std::int64_t b = layout.full_blocks(), size = layout.block_size(b),
+                       start = layout.block_start(b);
+    PARITY_CUBLAS_CHECK(cublasSgemm(
+        context_.cublas, CUBLAS_OP_N, CUBLAS_OP_N, as_int(size), as_int(rows), as_int(size), &kOne,
+        a_inverse.as<float>() + layout.block_offset(b), as_int(size), grad + start, as_int(columns),
+        &kZero, out + start, as_int(columns)));
   }
 }
 
@@ -358,8 +385,8 @@ void CudaKroneckerEngine::precondition(std::span<const Tensor* const> grads) {
 
 }  // namespace
 
-std::unique_ptr<KroneckerEngine> make_kronecker_engine(Context& context,
-                                                       std::span<const KroneckerLayerShape> layers) {
+std::unique_ptr<KroneckerEngine> make_kronecker_engine(
+    Context& context, std::span<const KroneckerLayerShape> layers) {
   return std::make_unique<CudaKroneckerEngine>(context, layers);
 }
 

@@ -13,8 +13,8 @@ namespace parity::trainer::cuda::kernels {
 
 // mean[k] = the mean over r of values[r, k], a row-major [rows, length]
 // tensor of `type`, summed in float64 (as the host engine sums).
-void batch_mean(Precision type, const void* values, float* mean, std::int64_t rows, std::int64_t length,
-                cudaStream_t stream);
+void batch_mean(Precision type, const void* values, float* mean, std::int64_t rows,
+                std::int64_t length, cudaStream_t stream);
 
 // The columns a convolution multiplies its weight by, from one image stored
 // [height, width, channels] (NHWC without N): row (c * kernel + i) * kernel + j
@@ -40,8 +40,8 @@ struct DampedBlock {
 // factors[b] = block b + damping * I, padded; identities[b] = I; and
 // non_finite[b] set to 1 where block b holds a NaN or an Inf (left as it is
 // elsewhere: the caller zeroes it). `blocks` is a device array of `count`.
-void pack_damped_blocks(const DampedBlock* blocks, std::int64_t count, double* factors, double* identities,
-                        int* non_finite, cudaStream_t stream);
+void pack_damped_blocks(const DampedBlock* blocks, std::int64_t count, double* factors,
+                        double* identities, int* non_finite, cudaStream_t stream);
 
 // Where an inverse goes: `target` is `size` x `size` floats, written as
 // scale * the lower triangle of inverses[b], mirrored (exactly symmetric).

@@ -48,7 +48,8 @@ void for_each_layer_parallel(std::size_t count, Body body) {
 
 class HostKroneckerEngine final : public KroneckerEngine {
  public:
-  HostKroneckerEngine(Backend& backend, std::span<const KroneckerLayerShape> shapes) : backend_(backend) {
+  HostKroneckerEngine(Backend& backend, std::span<const KroneckerLayerShape> shapes)
+      : backend_(backend) {
     for (const KroneckerLayerShape& shape : shapes) {
       HostLayer layer;
       layer.shape = shape;
@@ -90,10 +91,11 @@ class HostKroneckerEngine final : public KroneckerEngine {
   void form_factors(std::size_t l, const FactorScales& scales) override {
     HostLayer& layer = layers_.at(l);
     if (layer.shape.conv) {
-      const std::vector<float> columns =
-          thor::im2col(layer.input_statistic, layer.input[1], layer.input[2], layer.input[3], layer.geometry);
+      const std::vector<float> columns = thor::im2col(
+          layer.input_statistic, layer.input[1], layer.input[2], layer.input[3], layer.geometry);
       layer.a = thor::gram_blocks(columns, layer.shape.columns, layer.out_pixels, scales.a_scale);
-      layer.g = thor::gram_blocks(layer.output_statistic, layer.shape.rows, layer.out_pixels, scales.g_scale);
+      layer.g = thor::gram_blocks(layer.output_statistic, layer.shape.rows, layer.out_pixels,
+                                  scales.g_scale);
     } else {
       layer.a = scaled(layer.input_statistic, layer.shape.columns, scales.a_scale);
       layer.g = scaled(layer.output_statistic, layer.shape.rows, scales.g_scale);
@@ -105,7 +107,8 @@ class HostKroneckerEngine final : public KroneckerEngine {
   void invert(std::span<const InverseSettings> settings) override {
     for_each_layer_parallel(layers_.size(), [&](std::size_t l) {
       HostLayer& layer = layers_[l];
-      if (!layer.a || !layer.g) throw Error("THOR has no factors of " + settings[l].layer + " to invert", "THOR");
+      if (!layer.a || !layer.g)
+        throw Error("THOR has no factors of " + settings[l].layer + " to invert", "THOR");
       const InverseSettings& s = settings[l];
       layer.a_inverse = thor::damped_inverse(*layer.a, s.damping, s.scale, s.layer);
       layer.g_inverse = thor::damped_inverse(*layer.g, s.damping, s.scale, s.layer);
@@ -141,17 +144,22 @@ class HostKroneckerEngine final : public KroneckerEngine {
  private:
   static BlockDiagonal scaled(std::span<const float> blocks, std::int64_t dim, double scale) {
     BlockDiagonal out(dim);
-    for (std::size_t i = 0; i < blocks.size(); ++i) out.values()[i] = static_cast<float>(blocks[i] * scale);
+    for (std::size_t i = 0; i < blocks.size(); ++i)
+      out.values()[i] = static_cast<float>(blocks[i] * scale);
     return out;
   }
 
   std::span<float> storage(std::size_t l, KroneckerPart part) {
     HostLayer& layer = layers_.at(l);
     switch (part) {
-      case KroneckerPart::kInputStatistic: return layer.input_statistic;
-      case KroneckerPart::kOutputStatistic: return layer.output_statistic;
-      case KroneckerPart::kAInverse: return layer.a_inverse.values();
-      case KroneckerPart::kGInverse: return layer.g_inverse.values();
+      case KroneckerPart::kInputStatistic:
+        return layer.input_statistic;
+      case KroneckerPart::kOutputStatistic:
+        return layer.output_statistic;
+      case KroneckerPart::kAInverse:
+        return layer.a_inverse.values();
+      case KroneckerPart::kGInverse:
+        return layer.g_inverse.values();
     }
     throw Error("unknown THOR part", "THOR");
   }
@@ -162,8 +170,8 @@ class HostKroneckerEngine final : public KroneckerEngine {
 
 }  // namespace
 
-std::unique_ptr<KroneckerEngine> make_host_kronecker_engine(Backend& backend,
-                                                            std::span<const KroneckerLayerShape> layers) {
+std::unique_ptr<KroneckerEngine> make_host_kronecker_engine(
+    Backend& backend, std::span<const KroneckerLayerShape> layers) {
   return std::make_unique<HostKroneckerEngine>(backend, layers);
 }
 

@@ -34,7 +34,9 @@ struct BlockLayout {
   std::int64_t blocks() const { return (dim + kThorBlockSize - 1) / kThorBlockSize; }
   std::int64_t full_blocks() const { return dim / kThorBlockSize; }
   std::int64_t block_start(std::int64_t b) const { return b * kThorBlockSize; }
-  std::int64_t block_size(std::int64_t b) const { return std::min(kThorBlockSize, dim - block_start(b)); }
+  std::int64_t block_size(std::int64_t b) const {
+    return std::min(kThorBlockSize, dim - block_start(b));
+  }
   // Where block b starts in the storage, in floats.
   std::int64_t block_offset(std::int64_t b) const { return b * kThorBlockSize * kThorBlockSize; }
   std::int64_t storage_size() const {
@@ -75,7 +77,8 @@ class KroneckerEngine {
 
   // Layer `layer`'s statistics from its input [N, C, H, W] (a convolution's
   // batch mean) or [N, C] / [N, C, 1, 1] (the classifier's x^T x / N).
-  virtual void collect_input(std::size_t layer, const WeightGeometry& geometry, const Tensor& input) = 0;
+  virtual void collect_input(std::size_t layer, const WeightGeometry& geometry,
+                             const Tensor& input) = 0;
   // From its output gradient: a convolution's batch mean, or the classifier's
   // N dy^T dy.
   virtual void collect_output_grad(std::size_t layer, const Tensor& grad) = 0;
@@ -96,7 +99,7 @@ class KroneckerEngine {
 
 // The engine of any backend: host copies through backend.to_host and
 // backend.write, oneDNN's sgemm and LAPACK's Cholesky in float64.
-std::unique_ptr<KroneckerEngine> make_host_kronecker_engine(Backend& backend,
-                                                            std::span<const KroneckerLayerShape> layers);
+std::unique_ptr<KroneckerEngine> make_host_kronecker_engine(
+    Backend& backend, std::span<const KroneckerLayerShape> layers);
 
 }  // namespace parity::trainer
