@@ -7,8 +7,6 @@
 #include "backend_pair.hpp"
 #include "parity/core/error.hpp"
 #include "parity/trainer/optim/kronecker_engine.hpp"
-#include "parity/trainer/optim/sgd.hpp"
-#include "parity/trainer/optim/thor.hpp"
 #include "small_net.hpp"
 
 using namespace cuda_test;
@@ -84,36 +82,23 @@ TEST_CASE("the CUDA THOR engine refuses a factor holding NaN, naming the layer",
 TEST_CASE("two THOR steps of the small network on the GPU match the CPU's", "[gpu]") {
   if (skip_without_gpu()) return;
   constexpr std::int64_t kBatch = 4;
-  constexpr double kLr = 0.05, kMomentum = 0.9, kWeightDecay = 5e-4, kDamping = 0.03,
-                   kLossScale = 128;
   struct Run {
     std::vector<std::vector<float>> updates, inverses;
   };
   const auto run = [&](std::unique_ptr<Backend> backend) {
     thor_test::SmallNet net(kBatch, std::move(backend));
     const std::vector<std::vector<float>> initial = net.initialise(10);
-    ThorOptions options;
-    options.frequency = 100;  // step 1 reuses step 0's inverses
-    options.dampings = {kDamping, kDamping};
-    ThorPreconditioner thor(*net.backend, net.state, options, nullptr, nullptr);
-    net.tracing.curvature = &thor;
-    std::vector<Parameter> all_decay = net.state.parameters;
-    for (Parameter& p : all_decay) p.weight_decay = true;
-    Sgd sgd(*net.backend, all_decay, {kMomentum, 0.0, false, kWeightDecay});
+    thor_test::ThorSteps steps(net);
+    for (int step = 0; step < 2; ++step)
+      steps.step(step, thor_test::normal_floats(kBatch * 3 * 6 * 6, 20 + step, 1.0f),
+                 {3, 77, 129, std::int32_t(step)});
     Run result;
-    for (int step = 0; step < 2; ++step) {
-      thor.begin_step(step);
-      net.forward_backward(thor_test::normal_floats(kBatch * 3 * 6 * 6, 20 + step, 1.0f),
-                           {3, 77, 129, std::int32_t(step)}, kLossScale);
-      thor.precondition(step, kLossScale);
-      sgd.step(kLr, kLossScale);
-    }
     for (std::size_t i = 0; i < initial.size(); ++i) {
       std::vector<float> update = net.backend->to_host(net.state.parameters[i].tensors->value);
       for (std::size_t k = 0; k < update.size(); ++k) update[k] -= initial[i][k];
       result.updates.push_back(std::move(update));
     }
-    for (const auto& inverse : thor.export_state())
+    for (const auto& inverse : steps.thor.export_state())
       result.inverses.push_back(inverse.values<float>());
     return result;
   };

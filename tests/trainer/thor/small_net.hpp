@@ -13,6 +13,8 @@
 #include "parity/trainer/backend/cpu_backend.hpp"
 #include "parity/trainer/nn/layer.hpp"
 #include "parity/trainer/nn/sequential.hpp"
+#include "parity/trainer/optim/sgd.hpp"
+#include "parity/trainer/optim/thor.hpp"
 
 namespace thor_test {
 
@@ -71,6 +73,48 @@ struct SmallNet {
     const Tensor logits = root.forward(backend->from_host(image_dims(batch), images), Mode::kTrain);
     const BackendLoss loss = backend->cross_entropy(logits, labels, {0.0, {}, loss_scale});
     root.backward(loss.grad_logits);
+  }
+};
+
+// THOR steps of a SmallNet as the THOR tests take them: the inverses
+// refreshed at step 0 and reused at step 1, then the momentum step with
+// every parameter decayed (nn.thor has no decay filter).
+struct ThorSteps {
+  static constexpr double kLr = 0.05, kMomentum = 0.9, kWeightDecay = 5e-4, kDamping = 0.03,
+                          kLossScale = 128;
+
+  SmallNet& net;
+  ThorPreconditioner thor;
+  Sgd sgd;
+
+  explicit ThorSteps(SmallNet& on)
+      : net(on),
+        thor(*on.backend, on.state, options(), nullptr, nullptr),
+        sgd(*on.backend, all_decayed(on.state), {kMomentum, 0.0, false, kWeightDecay}) {
+    net.tracing.curvature = &thor;
+  }
+
+  // Returns whether the step collected the statistics of a refresh.
+  bool step(int step, const std::vector<float>& images, const std::vector<std::int32_t>& labels) {
+    thor.begin_step(step);
+    const bool collected = thor.collecting();
+    net.forward_backward(images, labels, kLossScale);
+    thor.precondition(step, kLossScale);
+    sgd.step(kLr, kLossScale);
+    return collected;
+  }
+
+ private:
+  static ThorOptions options() {
+    ThorOptions options;
+    options.frequency = 100;
+    options.dampings = {kDamping, kDamping};
+    return options;
+  }
+  static std::vector<Parameter> all_decayed(const ModelState& state) {
+    std::vector<Parameter> parameters = state.parameters;
+    for (Parameter& p : parameters) p.weight_decay = true;
+    return parameters;
   }
 };
 

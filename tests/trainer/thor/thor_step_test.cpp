@@ -8,7 +8,6 @@
 #include <cmath>
 #include <random>
 
-#include "parity/trainer/optim/sgd.hpp"
 #include "parity/trainer/optim/thor.hpp"
 #include "parity/importers/safetensors.hpp"
 #include "process.hpp"
@@ -23,7 +22,6 @@ using parity::importers::SafetensorsFile;
 namespace {
 
 constexpr std::int64_t kBatch = 4;
-constexpr double kLr = 0.05, kMomentum = 0.9, kWeightDecay = 5e-4, kDamping = 0.03, kLossScale = 128;
 
 // Runs thor_peer.py on `inputs`; fails the test, with its stderr, when it fails.
 SafetensorsFile run_thor_peer(const TempDir& dir, const std::vector<NamedTensor>& inputs) {
@@ -71,25 +69,16 @@ TEST_CASE("two THOR steps of a small network match a float64 PyTorch reference",
     const std::vector<std::int64_t> wide(labels.back().begin(), labels.back().end());
     inputs.push_back(NamedTensor::from_values<std::int64_t>("labels" + std::to_string(step), {kBatch}, wide));
   }
-  const std::vector<double> options{kLr, kMomentum, kWeightDecay, kDamping, kLossScale};
+  const std::vector<double> options{ThorSteps::kLr, ThorSteps::kMomentum, ThorSteps::kWeightDecay,
+                                    ThorSteps::kDamping, ThorSteps::kLossScale};
   inputs.push_back(NamedTensor::from_values<double>("options", {5}, options));
 
-  ThorOptions thor_options;
-  thor_options.frequency = 100;  // step 1 reuses step 0's inverses
-  thor_options.dampings = {kDamping, kDamping};
-  ThorPreconditioner thor(*net.backend, net.state, thor_options, nullptr, nullptr);
-  net.tracing.curvature = &thor;
-  std::vector<Parameter> all_decay = net.state.parameters;
-  for (Parameter& p : all_decay) p.weight_decay = true;
-  Sgd sgd(*net.backend, all_decay, {kMomentum, 0.0, false, kWeightDecay});
+  ThorSteps steps(net);
+  ThorPreconditioner& thor = steps.thor;
 
   std::vector<std::vector<std::vector<float>>> after(2);
   for (int step = 0; step < 2; ++step) {
-    thor.begin_step(step);
-    CHECK(thor.collecting() == (step == 0));
-    net.forward_backward(batches[step], labels[step], kLossScale);
-    thor.precondition(step, kLossScale);
-    sgd.step(kLr, kLossScale);
+    CHECK(steps.step(step, batches[step], labels[step]) == (step == 0));
     for (const Parameter& p : net.state.parameters) after[step].push_back(net.backend->to_host(p.tensors->value));
   }
   const SafetensorsFile expected = run_thor_peer(dir, inputs);

@@ -15,7 +15,6 @@ class BlockDiagonal {
  public:
   explicit BlockDiagonal(std::int64_t dim = 0);
 
-  const BlockLayout& layout() const { return layout_; }
   std::int64_t dim() const { return layout_.dim; }
   std::int64_t blocks() const { return layout_.blocks(); }
   std::int64_t block_start(std::int64_t b) const { return layout_.block_start(b); }
