@@ -59,7 +59,7 @@ TEST_CASE("im2col times the weight is the convolution, padding and stride includ
                                  WeightGeometry{WeightGeometry::kConv, 7, 2, 3, 3}}) {
     const std::vector<float> image = random_values(c * h * w, 1);
     const std::vector<float> weight = random_values(out_c * c * g.kernel * g.kernel, 2);
-    const std::int64_t oh = conv_output_size(h, g), ow = conv_output_size(w, g);
+    const std::int64_t oh = g.output_size(h), ow = g.output_size(w);
     const std::vector<float> columns = im2col(image, c, h, w, g);
     const std::int64_t rows = c * g.kernel * g.kernel;
     REQUIRE(columns.size() == static_cast<std::size_t>(rows * oh * ow));

@@ -110,10 +110,14 @@ class CudaKroneckerEngine final : public KroneckerEngine {
   void form_factors(std::size_t l, const FactorScales& scales) override {
     DeviceLayer& layer = layers_.at(l);
     if (layer.shape.conv) {
-      const kernels::Im2colShape shape{layer.input[1],        layer.input[2],
-                                       layer.input[3],        layer.geometry.kernel,
-                                       layer.geometry.stride, layer.geometry.padding,
-                                       output_size(layer, 2), output_size(layer, 3)};
+      const kernels::Im2colShape shape{layer.input[1],
+                                       layer.input[2],
+                                       layer.input[3],
+                                       layer.geometry.kernel,
+                                       layer.geometry.stride,
+                                       layer.geometry.padding,
+                                       layer.geometry.output_size(layer.input[2]),
+                                       layer.geometry.output_size(layer.input[3])};
       const std::int64_t pixels = shape.out_h * shape.out_w;
       if (pixels != layer.out_pixels)
         throw Error("THOR layer " + std::to_string(l) + ": the input gives " +
@@ -162,11 +166,6 @@ class CudaKroneckerEngine final : public KroneckerEngine {
   }
 
  private:
-  static std::int64_t output_size(const DeviceLayer& layer, std::size_t dim) {
-    const WeightGeometry& g = layer.geometry;
-    return (layer.input[dim] + g.padding + g.padding_end - g.kernel) / g.stride + 1;
-  }
-
   DeviceBuffer zeros(std::int64_t count) {
     DeviceBuffer buffer = floats(count, context_.stream);
     PARITY_CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0, buffer.bytes(), context_.stream));

@@ -25,13 +25,9 @@ std::vector<float> transpose(std::span<const float> values, std::int64_t rows, s
   return out;
 }
 
-std::int64_t conv_output_size(std::int64_t input, const WeightGeometry& g) {
-  return (input + g.padding + g.padding_end - g.kernel) / g.stride + 1;
-}
-
 std::vector<float> im2col(std::span<const float> image, std::int64_t channels, std::int64_t height,
                           std::int64_t width, const WeightGeometry& g) {
-  const std::int64_t out_h = conv_output_size(height, g), out_w = conv_output_size(width, g);
+  const std::int64_t out_h = g.output_size(height), out_w = g.output_size(width);
   const std::int64_t pixels = out_h * out_w, k = g.kernel;
   std::vector<float> columns(static_cast<std::size_t>(channels * k * k * pixels), 0.0f);
   for (std::int64_t c = 0; c < channels; ++c)

@@ -25,9 +25,6 @@ std::vector<float> transpose(std::span<const float> values, std::int64_t rows, s
 std::vector<float> im2col(std::span<const float> image, std::int64_t channels, std::int64_t height,
                           std::int64_t width, const WeightGeometry& geometry);
 
-// The output size of a convolution along one dimension.
-std::int64_t conv_output_size(std::int64_t input, const WeightGeometry& geometry);
-
 // The diagonal blocks of alpha * M * M^T, M being `dim` rows of `length`
 // floats, row-major.
 BlockDiagonal gram_blocks(std::span<const float> m, std::int64_t dim, std::int64_t length, double alpha);

@@ -16,6 +16,11 @@ struct WeightGeometry {
 
   static WeightGeometry conv(const Conv2dSpec& spec);  // nn/layer.cpp
   static WeightGeometry linear() { return {}; }
+
+  // A convolution's output size along a dimension of `input` pixels.
+  std::int64_t output_size(std::int64_t input) const {
+    return (input + padding + padding_end - kernel) / stride + 1;
+  }
 };
 
 }  // namespace parity::trainer
